@@ -1,0 +1,109 @@
+/**
+ * Who is calling, and may they? One authorisation layer for every API route: the router checks
+ * the endpoint's declared access before it parses input or runs the handler.
+ */
+import crypto from "node:crypto";
+import type { User } from "@prisma/client";
+import type { Access } from "~/contract/endpoint";
+import { Messages } from "~/contract/messages";
+import type { Permission } from "~/contract/permissions";
+import type { AppContext } from "~/context.server";
+import { resolveToken } from "~/services/tokens.server";
+import { ApiError, forbidden, unauthenticated } from "./errors.server";
+
+export const SESSION_COOKIE = "fd_session";
+
+export interface AuthState {
+  user: User | null;
+  /** The raw token the caller presented, when any (for logout). */
+  token: string | null;
+  via: "bearer" | "cookie" | "apiKey" | null;
+}
+
+export const anonymous: AuthState = { user: null, token: null, via: null };
+
+export function readCookie(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const [k, ...rest] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(rest.join("="));
+  }
+  return null;
+}
+
+export function tokenFromRequest(request: Request): { token: string; via: "bearer" | "cookie" } | null {
+  const auth = request.headers.get("authorization");
+  if (auth?.toLowerCase().startsWith("bearer ")) {
+    const token = auth.slice(7).trim();
+    if (token) return { token, via: "bearer" };
+  }
+  const cookie = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  return cookie ? { token: cookie, via: "cookie" } : null;
+}
+
+export async function authenticateRequest(ctx: AppContext, request: Request): Promise<AuthState> {
+  const found = tokenFromRequest(request);
+  if (!found) return anonymous;
+  const row = await resolveToken(ctx.db, found.token);
+  if (!row) return anonymous;
+  return { user: row.user, token: found.token, via: found.via };
+}
+
+export function hasPermission(user: Pick<User, "role" | "permissions">, permission: Permission): boolean {
+  return user.role === "ADMIN" && user.permissions.includes(permission);
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
+}
+
+/** Throws 401 or 403 when the caller may not use an endpoint with this access rule. */
+export function authorize(access: Access, auth: AuthState, ctx: AppContext, request: Request): void {
+  switch (access.kind) {
+    case "public":
+      return;
+    case "apiKey": {
+      const key = request.headers.get("x-api-key");
+      const expected = ctx.config.DATA_SERVICE_API_KEY;
+      if (!key || !expected || !safeEqual(key, expected)) throw new ApiError(401, "A valid x-api-key header is required");
+      return;
+    }
+    case "user":
+      if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);
+      return;
+    case "registered":
+      if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);
+      if (auth.user.auth_provider === "guest") throw forbidden("Sign in or create an account to do this");
+      return;
+    case "role": {
+      if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);
+      if (!access.roles.includes(auth.user.role)) throw forbidden();
+      if (access.permission && !hasPermission(auth.user, access.permission)) throw forbidden();
+      if (auth.user.role === "VENDOR" && !auth.user.vendor_id) throw forbidden("This vendor account is not linked to a vendor yet");
+      return;
+    }
+  }
+}
+
+export function sessionCookie(token: string, opts: { secure: boolean; maxAgeSeconds: number }): string {
+  return [
+    `${SESSION_COOKIE}=${encodeURIComponent(token)}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${opts.maxAgeSeconds}`,
+    opts.secure ? "Secure" : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+}
+
+export function clearSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+}
+
+export function isSecureRequest(request: Request): boolean {
+  return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+}

@@ -1,0 +1,45 @@
+import type { User } from "@prisma/client";
+import type { usersEndpoints } from "~/contract/users";
+import type { AppContext } from "~/context.server";
+import * as users from "~/services/users.server";
+import { TOKEN_TTL_DAYS } from "~/services/tokens.server";
+import { clearSessionCookie, isSecureRequest, sessionCookie } from "../auth.server";
+import type { HandlersFor } from "../router.server";
+
+const deps = (ctx: AppContext): users.IdentityDeps => ({ db: ctx.db, mode: ctx.config.APP_MODE });
+
+function withSession(headers: Headers, request: Request, result: { user: User; token: string }) {
+  headers.append("set-cookie", sessionCookie(result.token, { secure: isSecureRequest(request), maxAgeSeconds: TOKEN_TTL_DAYS * 86_400 }));
+  return { user: users.toUserDto(result.user), token: result.token };
+}
+
+export const usersHandlers: HandlersFor<typeof usersEndpoints> = {
+  createGuest: async ({ ctx, request, headers }) => withSession(headers, request, await users.createGuest(deps(ctx))),
+  upgradeToLead: async ({ ctx, auth, input }) => users.toUserDto(await users.upgradeToLead(deps(ctx), auth.user!, input.body)),
+  register: async ({ ctx, auth, input, request, headers }) => withSession(headers, request, await users.register(deps(ctx), auth.user, input.body)),
+  login: async ({ ctx, input, request, headers }) => withSession(headers, request, await users.login(deps(ctx), input.body)),
+  logout: async ({ ctx, auth, request, headers }) => {
+    await users.logout(deps(ctx), auth.token);
+    headers.append("set-cookie", clearSessionCookie(isSecureRequest(request)));
+    return { ok: true as const };
+  },
+  getMe: async ({ auth }) => users.toUserDto(auth.user!),
+  updateMe: async ({ ctx, auth, input }) => users.toUserDto(await users.updateMe(deps(ctx), auth.user!, input.body)),
+  deleteMe: async ({ ctx, auth, request, headers }) => {
+    await users.deleteMe(deps(ctx), auth.user!);
+    headers.append("set-cookie", clearSessionCookie(isSecureRequest(request)));
+    return { ok: true as const };
+  },
+  changePassword: async ({ ctx, auth, input }) => {
+    await users.changePassword(deps(ctx), auth.user!, input.body);
+    return { ok: true as const };
+  },
+  mergeGuestIntoMe: async ({ ctx, auth, input }) => ({ merged: await users.mergeGuestIntoMe(deps(ctx), auth.user!, input.body.guestToken) }),
+  listAdmins: async ({ ctx, input }) => ({ users: (await users.listAdmins(deps(ctx), input.query.roles)).map(users.toUserDto) }),
+  createAdmin: async ({ ctx, input }) => {
+    const r = await users.createAdmin(deps(ctx), input.body);
+    return { user: users.toUserDto(r.user), invitationSent: r.invitationSent };
+  },
+  getPermissions: async ({ ctx, input }) => users.getPermissions(deps(ctx), input.params.id),
+  updatePermissions: async ({ ctx, auth, input }) => users.updatePermissions(deps(ctx), auth.user!, input.params.id, input.body.permissions),
+};

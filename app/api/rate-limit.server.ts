@@ -1,0 +1,26 @@
+/**
+ * Rate limits for authentication endpoints, per client address. rate-limiter-flexible is the
+ * common Node choice; the memory store suits one process, and the same API takes a Redis or
+ * PostgreSQL store when the web tier runs several processes.
+ */
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+
+export interface RateLimiter {
+  /** Resolves when allowed; returns the seconds to wait when refused. */
+  consume(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+}
+
+export function createRateLimiter(opts: { points: number; durationSeconds: number }): RateLimiter {
+  const limiter = new RateLimiterMemory({ points: opts.points, duration: opts.durationSeconds });
+  return {
+    async consume(key) {
+      try {
+        await limiter.consume(key);
+        return { allowed: true };
+      } catch (e) {
+        if (e instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) };
+        throw e;
+      }
+    },
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * The API router: matches a request to a contract endpoint, then authenticates → authorises →
+ * validates → runs the handler → validates the response. Errors become
+ * `{"error": {"code", "message", "details?", "requestId"}}` with the right status.
+ */
+import crypto from "node:crypto";
+import { Prisma } from "@prisma/client";
+import { z } from "zod";
+import type { EndpointDef, EndpointParsed, EndpointResult } from "~/contract/endpoint";
+import { endpoints, type EndpointName, type Endpoints } from "~/contract";
+import { ErrorCodes, Messages } from "~/contract/messages";
+import type { AppContext } from "~/context.server";
+import type { Logger } from "~/lib/logger.server";
+import { ApiError } from "./errors.server";
+import { authenticateRequest, authorize, type AuthState } from "./auth.server";
+
+export interface HandlerArgs<E> {
+  input: EndpointParsed<E>;
+  auth: AuthState;
+  ctx: AppContext;
+  request: Request;
+  log: Logger;
+  /** Headers added to the JSON response (cookies, caching). */
+  headers: Headers;
+  clientIp: string;
+}
+
+export type Handler<E> = (args: HandlerArgs<E>) => Promise<EndpointResult<E> | Response>;
+
+/** Each area's handlers, checked at compile time to cover every endpoint of the area. */
+export type HandlersFor<T extends Record<string, EndpointDef>> = { [K in keyof T]: Handler<T[K]> };
+
+export type AllHandlers = HandlersFor<Endpoints>;
+
+interface CompiledRoute {
+  name: EndpointName;
+  def: EndpointDef;
+  regex: RegExp;
+  paramNames: string[];
+  staticSegments: number;
+}
+
+export function compileRoutes(): CompiledRoute[] {
+  const routes = (Object.entries(endpoints) as [EndpointName, EndpointDef][]).map(([name, def]) => {
+    const segments = def.path.split("/").filter(Boolean);
+    const paramNames: string[] = [];
+    const pattern = segments
+      .map((s) => {
+        const m = /^\{(\w+)\}$/.exec(s);
+        if (m) {
+          paramNames.push(m[1]);
+          return "([^/]+)";
+        }
+        return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      })
+      .join("/");
+    return { name, def, regex: new RegExp(`^/${pattern}/?$`), paramNames, staticSegments: segments.length - paramNames.length };
+  });
+  // Static paths win over parameters: /users/me before /users/{id}.
+  return routes.sort((a, b) => b.staticSegments - a.staticSegments || a.paramNames.length - b.paramNames.length);
+}
+
+/** URLSearchParams → object: repeated keys become arrays, `a[b]=c` becomes `{a: {b: c}}`. */
+export function parseQuery(search: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [rawKey, value] of search) {
+    const nested = /^(\w+)\[(\w+)\]$/.exec(rawKey);
+    if (nested) {
+      const obj = (out[nested[1]] ??= {}) as Record<string, unknown>;
+      obj[nested[2]] = value;
+      continue;
+    }
+    const key = rawKey.endsWith("[]") ? rawKey.slice(0, -2) : rawKey;
+    const prev = out[key];
+    if (prev === undefined) out[key] = rawKey.endsWith("[]") ? [value] : value;
+    else out[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+async function readBody(request: Request): Promise<unknown> {
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  const length = request.headers.get("content-length");
+  if (type.includes("multipart/form-data")) return request.formData();
+  const text = await request.text();
+  if (!text.trim()) return {};
+  if (type && !type.includes("application/json") && !type.includes("+json")) {
+    throw new ApiError(415, "Send the request body as application/json");
+  }
+  if (length && Number(length) > 5_000_000) throw new ApiError(413, "The request body is too large");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "The request body is not valid JSON");
+  }
+}
+
+function validationError(error: z.ZodError, where: string): ApiError {
+  const first = error.issues[0];
+  const message = first?.message && first.code === "custom" ? first.message : first ? issueMessage(first) : "Invalid input";
+  return new ApiError(400, message, { where, issues: error.issues.map((i) => ({ path: i.path.join("."), message: i.message, code: i.code })) });
+}
+
+/** A spec message (e.g. "User ID is required") is used as is; generic zod messages get the field name. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const field = issue.path.join(".");
+  if (Object.values(Messages).includes(issue.message as never)) return issue.message;
+  if (!field) return issue.message;
+  if (issue.message.startsWith("Invalid input: expected") && issue.code === "invalid_type") {
+    return (issue as { input?: unknown }).input === undefined ? `${field} is required` : `${field}: ${issue.message}`;
+  }
+  return `${field}: ${issue.message}`;
+}
+
+export function errorResponse(status: number, code: string, message: string, requestId: string, details?: unknown, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json; charset=utf-8");
+  h.set("x-request-id", requestId);
+  return new Response(JSON.stringify({ error: { code, message, ...(details === undefined ? {} : { details }), requestId } }), { status, headers: h });
+}
+
+export interface ApiRequestMeta {
+  clientIp?: string;
+  /** The path under /api, when the caller already stripped a prefix (App Proxy). */
+  apiPath?: string;
+  /** Auth resolved by the caller (App Proxy: the logged-in customer). */
+  auth?: AuthState;
+}
+
+export function createApiHandler(handlers: AllHandlers) {
+  const routes = compileRoutes();
+
+  return async function handleApiRequest(request: Request, ctx: AppContext, meta: ApiRequestMeta = {}): Promise<Response> {
+    const started = performance.now();
+    const requestId = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
+    const url = new URL(request.url);
+    const apiPath = meta.apiPath ?? url.pathname.replace(/^\/api(?=\/|$)/, "");
+    const method = request.method.toUpperCase() === "HEAD" ? "GET" : request.method.toUpperCase();
+    const log = ctx.log.child({ requestId, method, path: apiPath });
+    const clientIp = meta.clientIp ?? "unknown";
+
+    let status = 500;
+    let userId: string | undefined;
+    try {
+      const candidates = routes.filter((r) => r.regex.test(apiPath));
+      if (candidates.length === 0) throw new ApiError(404, `No API endpoint at ${apiPath}`);
+      const route = candidates.find((r) => r.def.method === method);
+      if (!route) {
+        const allow = [...new Set(candidates.map((r) => r.def.method))].join(", ");
+        status = 405;
+        return errorResponse(405, "method_not_allowed", `Use ${allow} for ${apiPath}`, requestId, undefined, { allow });
+      }
+      const def = route.def;
+      const match = route.regex.exec(apiPath)!;
+      const rawParams = Object.fromEntries(route.paramNames.map((n, i) => [n, decodeURIComponent(match[i + 1])]));
+
+      const auth = meta.auth ?? (await authenticateRequest(ctx, request));
+      userId = auth.user?.id;
+      authorize(def.access, auth, ctx, request);
+
+      if (def.rateLimit === "auth") {
+        const r = await ctx.authRateLimiter.consume(`${route.name}:${clientIp}`);
+        if (!r.allowed) {
+          status = 429;
+          return errorResponse(429, ErrorCodes[429], Messages.TOO_MANY_REQUESTS, requestId, undefined, { "retry-after": String(r.retryAfterSeconds) });
+        }
+      }
+
+      const parse = (schema: z.ZodType | undefined, value: unknown, where: string) => {
+        if (!schema) return undefined;
+        const r = schema.safeParse(value);
+        if (!r.success) throw validationError(r.error, where);
+        return r.data;
+      };
+      const input = {
+        params: parse(def.params, rawParams, "params"),
+        query: parse(def.query, parseQuery(url.searchParams), "query"),
+        body: def.body ? parse(def.body, await readBody(request), "body") : undefined,
+      };
+
+      const headers = new Headers({ "x-request-id": requestId });
+      const handler = handlers[route.name] as unknown as Handler<EndpointDef>;
+      const result = await handler({ input: input as never, auth, ctx, request, log, headers, clientIp });
+      if (result instanceof Response) {
+        status = result.status;
+        result.headers.set("x-request-id", requestId);
+        return result;
+      }
+      status = def.status ?? 200;
+      if (def.responseType === "html") {
+        headers.set("content-type", "text/html; charset=utf-8");
+        return new Response(String(result), { status, headers });
+      }
+      const out = def.response.safeParse(result);
+      if (!out.success) {
+        log.error({ issues: out.error.issues.slice(0, 5), endpoint: route.name }, "response does not match the contract");
+        throw new ApiError(500, Messages.INTERNAL);
+      }
+      headers.set("content-type", "application/json; charset=utf-8");
+      return new Response(JSON.stringify(out.data), { status, headers });
+    } catch (e) {
+      const err = toApiError(e);
+      status = err.status;
+      if (err.status >= 500) log.error({ err: e }, "request failed");
+      return errorResponse(err.status, err.code, err.message, requestId, err.details);
+    } finally {
+      log.info({ status, ms: Math.round(performance.now() - started), userId }, "api request");
+    }
+  };
+}
+
+export function toApiError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  if (e instanceof Prisma.PrismaClientKnownRequestError) {
+    if (e.code === "P2025") return new ApiError(404, Messages.NOT_FOUND);
+    if (e.code === "P2002") return new ApiError(409, "This record already exists");
+    if (e.code === "P2003") return new ApiError(409, "This record is referenced by another record");
+  }
+  return new ApiError(500, Messages.INTERNAL);
+}

@@ -1,0 +1,73 @@
+/**
+ * Starts what the web process needs, in order: configuration → database (embedded PGlite unless
+ * DATABASE_URL is set) → migrations → demo data (local mode, first start) → app context → worker.
+ */
+import path from "node:path";
+import { loadConfig, type AppConfig } from "./config.server";
+import { createPrismaClient, setPrisma, type Db } from "./db.server";
+import { startEmbeddedDatabase, EMBEDDED_MAX_CONNECTIONS, type EmbeddedDatabase } from "./db/embedded.server";
+import { migrateDeploy } from "./db/migrate.server";
+import { createLogger, type Logger } from "./lib/logger.server";
+import { createAppContext, setAppContext, type AppContext } from "./context.server";
+import { startWorker, type Worker } from "./jobs/worker.server";
+import { jobHandlers } from "./jobs/handlers.server";
+
+export interface Booted {
+  config: AppConfig;
+  ctx: AppContext;
+  db: Db;
+  log: Logger;
+  databaseUrl: string;
+  embedded: EmbeddedDatabase | null;
+  worker: Worker | null;
+  seeded: { created: boolean; counts: Record<string, number> } | null;
+  shutdown(): Promise<void>;
+}
+
+export async function boot(opts: { env?: Record<string, string | undefined>; seed?: boolean } = {}): Promise<Booted> {
+  const config = loadConfig(opts.env ?? process.env);
+  const log = createLogger(config.LOG_LEVEL);
+
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    const started = performance.now();
+    embedded = await startEmbeddedDatabase({ dataDir: path.join(config.DATA_DIR, "pgdata") });
+    databaseUrl = embedded.url;
+    log.info({ ms: Math.round(performance.now() - started), dataDir: config.DATA_DIR }, "embedded database started");
+  }
+  process.env.DATABASE_URL = databaseUrl;
+
+  const migrateStarted = performance.now();
+  await migrateDeploy(databaseUrl, { quiet: true });
+  log.info({ ms: Math.round(performance.now() - migrateStarted) }, "migrations applied");
+
+  const db = createPrismaClient(databaseUrl, { maxConnections: embedded ? Math.min(6, EMBEDDED_MAX_CONNECTIONS - 2) : 10 });
+  setPrisma(db);
+  const ctx = createAppContext({ config, db, log });
+  setAppContext(ctx);
+
+  let seeded: Booted["seeded"] = null;
+  if (config.APP_MODE === "local" && opts.seed !== false) {
+    const { seedDemoDataIfEmpty } = await import("../prisma/demo/seed-demo.server");
+    seeded = await seedDemoDataIfEmpty(db, { uploadsDir: path.join(config.DATA_DIR, "uploads"), log });
+  }
+
+  const worker = config.WORKER === "inline" ? startWorker(ctx, jobHandlers) : null;
+
+  return {
+    config,
+    ctx,
+    db,
+    log,
+    databaseUrl,
+    embedded,
+    worker,
+    seeded,
+    async shutdown() {
+      await worker?.stop();
+      await db.$disconnect();
+      await embedded?.stop();
+    },
+  };
+}

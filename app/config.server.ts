@@ -1,0 +1,112 @@
+/**
+ * Process configuration, validated once at start-up. A bad configuration fails fast with every
+ * problem listed, instead of failing later on the first request that needs the missing value.
+ *
+ * Two modes share the same code (DESIGN.md): `local` (the embedded default: PGlite, local
+ * adapters, demo accounts) and `production` (external services, no demo accounts).
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const adapter = <T extends [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z.enum(values).default(fallback as never);
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+export const ConfigSchema = z
+  .object({
+    APP_MODE: z.enum(["local", "production"]).default("local"),
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default("127.0.0.1"),
+    DATA_DIR: z.string().default(".data"),
+    DATABASE_URL: optionalString,
+    APP_URL: optionalString,
+    APP_SECRET: optionalString,
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    WORKER: z.enum(["inline", "off"]).default("inline"),
+    // Shopify
+    SHOPIFY_API_KEY: optionalString,
+    SHOPIFY_API_SECRET: optionalString,
+    SHOPIFY_APP_URL: optionalString,
+    SHOPIFY_SHOP: optionalString,
+    SCOPES: optionalString,
+    SHOPIFY_STOREFRONT_ACCESS_TOKEN: optionalString,
+    // Adapters (one per port)
+    COMMERCE_ADAPTER: adapter(["local", "shopify"], "local"),
+    STORAGE_ADAPTER: adapter(["local", "s3"], "local"),
+    IMAGE_AI_ADAPTER: adapter(["local", "fal"], "local"),
+    VECTOR_ADAPTER: adapter(["pgvector", "pinecone"], "pgvector"),
+    EMAIL_ADAPTER: adapter(["outbox", "smtp"], "outbox"),
+    LLM_ADAPTER: adapter(["local", "openai"], "local"),
+    TAOBAO_ADAPTER: adapter(["local", "http"], "local"),
+    // Adapter settings
+    S3_BUCKET: optionalString,
+    S3_REGION: optionalString,
+    S3_ENDPOINT: optionalString,
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_PUBLIC_URL: optionalString,
+    FAL_KEY: optionalString,
+    PINECONE_API_KEY: optionalString,
+    PINECONE_INDEX_HOST: optionalString,
+    SMTP_URL: optionalString,
+    EMAIL_FROM: z.string().default("Fashion Discovery <no-reply@fashion.local>"),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_BASE_URL: optionalString,
+    OPENAI_MODEL: optionalString,
+    TAOBAO_API_URL: optionalString,
+    TAOBAO_API_KEY: optionalString,
+    DATA_SERVICE_API_KEY: optionalString,
+  })
+  .superRefine((c, ctx) => {
+    const need = (cond: boolean, keys: (keyof typeof c)[], why: string) => {
+      if (!cond) return;
+      for (const k of keys) {
+        if (!c[k]) ctx.addIssue({ code: "custom", path: [k], message: `${k} is required ${why}` });
+      }
+    };
+    need(c.APP_MODE === "production", ["DATABASE_URL", "APP_SECRET", "APP_URL"], "in production mode");
+    need(c.COMMERCE_ADAPTER === "shopify", ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "SHOPIFY_SHOP"], "when COMMERCE_ADAPTER=shopify");
+    need(c.STORAGE_ADAPTER === "s3", ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"], "when STORAGE_ADAPTER=s3");
+    need(c.IMAGE_AI_ADAPTER === "fal", ["FAL_KEY"], "when IMAGE_AI_ADAPTER=fal");
+    need(c.VECTOR_ADAPTER === "pinecone", ["PINECONE_API_KEY", "PINECONE_INDEX_HOST"], "when VECTOR_ADAPTER=pinecone");
+    need(c.EMAIL_ADAPTER === "smtp", ["SMTP_URL"], "when EMAIL_ADAPTER=smtp");
+    need(c.LLM_ADAPTER === "openai", ["OPENAI_API_KEY"], "when LLM_ADAPTER=openai");
+    need(c.TAOBAO_ADAPTER === "http", ["TAOBAO_API_URL", "TAOBAO_API_KEY"], "when TAOBAO_ADAPTER=http");
+    if (c.APP_SECRET && c.APP_SECRET.length < 32) {
+      ctx.addIssue({ code: "custom", path: ["APP_SECRET"], message: "APP_SECRET must be at least 32 characters" });
+    }
+  })
+  .transform((c) => ({ ...c, DATA_DIR: path.resolve(c.DATA_DIR) }));
+
+export type AppConfig = z.output<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`));
+  }
+  return parsed.data;
+}
+
+let cached: AppConfig | undefined;
+export function getConfig(): AppConfig {
+  cached ??= loadConfig();
+  return cached;
+}
+/** Tests change the environment between suites. */
+export function resetConfigCache() {
+  cached = undefined;
+}

@@ -1,0 +1,44 @@
+/**
+ * The application's dependencies, built once from validated configuration. Routes hand it to
+ * services; tests build their own with a fresh database.
+ */
+import type { AppConfig } from "~/config.server";
+import type { Db } from "~/db.server";
+import type { Logger } from "~/lib/logger.server";
+import { createRateLimiter, type RateLimiter } from "~/api/rate-limit.server";
+import { createStorage, type StoragePort } from "~/providers/storage.server";
+import { createJobQueue, type JobQueue } from "~/jobs/queue.server";
+
+export interface AppContext {
+  config: AppConfig;
+  db: Db;
+  log: Logger;
+  authRateLimiter: RateLimiter;
+  storage: StoragePort;
+  queue: JobQueue;
+}
+
+export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number } }): AppContext {
+  return {
+    config: deps.config,
+    db: deps.db,
+    log: deps.log,
+    authRateLimiter: createRateLimiter(deps.authRateLimit ?? { points: 30, durationSeconds: 60 }),
+    storage: createStorage(deps.config),
+    queue: createJobQueue(deps.db),
+  };
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var appContextGlobal: AppContext | undefined;
+}
+
+export function setAppContext(ctx: AppContext) {
+  global.appContextGlobal = ctx;
+}
+
+export function getAppContext(): AppContext {
+  if (!global.appContextGlobal) throw new Error("The app context is not initialised: start the app through server.ts");
+  return global.appContextGlobal;
+}

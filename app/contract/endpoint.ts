@@ -1,0 +1,113 @@
+/**
+ * The API contract: every endpoint is declared once, with its zod schemas and access rule.
+ * The server validates with these schemas, the OpenAPI document is generated from them, and the
+ * typed client library calls them. No path or payload shape is written twice.
+ */
+import { z } from "zod";
+import type { Permission, RoleName } from "./permissions";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type Access =
+  /** Anyone, no token needed. */
+  | { kind: "public" }
+  /** Any signed-in user, guests included. */
+  | { kind: "user" }
+  /** A signed-in user who is not a guest (a lead or a full user). */
+  | { kind: "registered" }
+  /** A user with one of the roles; admins may also need a permission. */
+  | { kind: "role"; roles: readonly RoleName[]; permission?: Permission }
+  /** The data service's shared key in `x-api-key`. */
+  | { kind: "apiKey" };
+
+export const access = {
+  public: { kind: "public" } as const,
+  user: { kind: "user" } as const,
+  registered: { kind: "registered" } as const,
+  admin: (permission?: Permission) => ({ kind: "role", roles: ["ADMIN"], permission }) as const,
+  vendor: { kind: "role", roles: ["VENDOR"] } as const,
+  apiKey: { kind: "apiKey" } as const,
+};
+
+type AnySchema = z.ZodType;
+
+export interface EndpointDef<
+  P extends AnySchema | undefined = AnySchema | undefined,
+  Q extends AnySchema | undefined = AnySchema | undefined,
+  B extends AnySchema | undefined = AnySchema | undefined,
+  R extends AnySchema = AnySchema,
+> {
+  method: HttpMethod;
+  /** Path under /api with `{name}` parameters, e.g. `/clones/{id}`. */
+  path: string;
+  summary: string;
+  tags: readonly string[];
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** HTTP status of a success; 200 unless stated. */
+  status?: number;
+  /** Authentication endpoints are rate limited per client address. */
+  rateLimit?: "auth";
+  /** Responses that are not JSON (docs page). */
+  responseType?: "json" | "html";
+}
+
+export function endpoint<
+  P extends AnySchema | undefined = undefined,
+  Q extends AnySchema | undefined = undefined,
+  B extends AnySchema | undefined = undefined,
+  R extends AnySchema = AnySchema,
+>(def: EndpointDef<P, Q, B, R>): EndpointDef<P, Q, B, R> {
+  return def;
+}
+
+type In<S> = S extends AnySchema ? z.input<S> : never;
+type Out<S> = S extends AnySchema ? z.output<S> : never;
+
+type Part<K extends string, S> = S extends AnySchema
+  ? {} extends In<S>
+    ? { [k in K]?: In<S> }
+    : { [k in K]: In<S> }
+  : { [k in K]?: never };
+
+/** What a client passes: `{ params, query, body }`, each present when the endpoint declares it. */
+export type EndpointInput<E> = E extends EndpointDef<infer P, infer Q, infer B, AnySchema>
+  ? Part<"params", P> & Part<"query", Q> & Part<"body", B>
+  : never;
+
+/** What a client receives. */
+export type EndpointOutput<E> = E extends EndpointDef<AnySchema | undefined, AnySchema | undefined, AnySchema | undefined, infer R>
+  ? z.output<R>
+  : never;
+
+/** What a server handler receives after validation. */
+export type EndpointParsed<E> = E extends EndpointDef<infer P, infer Q, infer B, AnySchema>
+  ? { params: Out<P>; query: Out<Q>; body: Out<B> }
+  : never;
+
+/** What a server handler returns (validated and stripped by the response schema). */
+export type EndpointResult<E> = E extends EndpointDef<AnySchema | undefined, AnySchema | undefined, AnySchema | undefined, infer R>
+  ? z.input<R>
+  : never;
+
+/** Fills `{name}` parameters of a path. */
+export function buildPath(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === null || v === "") throw new Error(`Missing path parameter "${name}" for ${template}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.unknown().optional(),
+    requestId: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -1,0 +1,24 @@
+/** Roles and admin permissions (DESIGN.md: names are ours). */
+export const Roles = ["SHOPPER", "VENDOR", "ADMIN"] as const;
+export type RoleName = (typeof Roles)[number];
+
+export const Permissions = {
+  "catalog.import": "Import products from Taobao",
+  "catalog.edit": "Edit the catalogue, stores, collections and styles",
+  "catalog.sync": "Run catalogue syncs",
+  "reviews.moderate": "Moderate reviews",
+  "orders.manage": "Manage orders",
+  "returns.manage": "Manage returns",
+  "drops.manage": "Manage drops",
+  "ads.manage": "Manage product ads",
+  "media.manage": "Manage internal media and proposed images",
+  "ai.train": "Train AI models and edit product images",
+  "recommendations.manage": "Manage recommendations",
+  "admins.manage": "Manage admin users and permissions",
+} as const;
+
+export type Permission = keyof typeof Permissions;
+export const PermissionNames = Object.keys(Permissions) as [Permission, ...Permission[]];
+
+/** What a newly created admin may do unless told otherwise: everything but managing admins. */
+export const DEFAULT_ADMIN_PERMISSIONS: Permission[] = PermissionNames.filter((p) => p !== "admins.manage");

@@ -1,0 +1,198 @@
+import { z } from "zod";
+import { access, endpoint } from "./endpoint";
+import { IsoDate, Ok } from "./common";
+import { Messages } from "./messages";
+import { PermissionNames, Roles } from "./permissions";
+
+export const AuthProviderSchema = z.enum(["guest", "lead", "password", "shopify"]);
+export const RoleSchema = z.enum(Roles);
+export const PermissionSchema = z.enum(PermissionNames);
+
+export const UserMetadata = z
+  .object({
+    /** Comma-separated interests, e.g. "menswear,streetwear" (SPEC §3). */
+    interests: z.string().optional(),
+    origin: z.string().optional(),
+    stylePreferences: z.array(z.string()).optional(),
+  })
+  .catchall(z.unknown());
+
+export const UserSchema = z.object({
+  id: z.string(),
+  auth_provider: AuthProviderSchema,
+  email: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  phone_number: z.string().nullable(),
+  role: RoleSchema,
+  permissions: z.array(z.string()),
+  vendor_id: z.string().nullable(),
+  cart_id: z.string().nullable(),
+  metadata: UserMetadata,
+  created_at: IsoDate,
+});
+export type User = z.output<typeof UserSchema>;
+
+export const AuthResult = z.object({ user: UserSchema, token: z.string() });
+
+const Email = z.email("Enter a valid email address").trim().toLowerCase().max(254);
+const Password = z.string().min(8, "Password must be at least 8 characters").max(200);
+const Name = z.string().trim().max(100);
+
+export const usersEndpoints = {
+  createGuest: endpoint({
+    method: "POST",
+    path: "/users/guest",
+    summary: "Create a guest user for a first-time visitor",
+    tags: ["Identity"],
+    access: access.public,
+    response: AuthResult,
+    status: 201,
+    rateLimit: "auth",
+  }),
+  upgradeToLead: endpoint({
+    method: "POST",
+    path: "/users/lead",
+    summary: "Upgrade a guest to a lead with an email and an origin",
+    tags: ["Identity"],
+    access: access.user,
+    body: z.object({
+      userId: z.string({ error: Messages.USER_ID_REQUIRED }).trim().min(1, Messages.USER_ID_REQUIRED),
+      email: Email,
+      origin: z.string().trim().min(1).max(100),
+    }),
+    response: UserSchema,
+  }),
+  register: endpoint({
+    method: "POST",
+    path: "/auth/register",
+    summary: "Register with email and password (a signed-in guest keeps its data)",
+    tags: ["Identity"],
+    access: access.public,
+    body: z.object({ email: Email, password: Password, first_name: Name.optional(), last_name: Name.optional() }),
+    response: AuthResult,
+    status: 201,
+    rateLimit: "auth",
+  }),
+  login: endpoint({
+    method: "POST",
+    path: "/auth/login",
+    summary: "Log in with email and password",
+    tags: ["Identity"],
+    access: access.public,
+    body: z.object({ email: Email, password: z.string().min(1).max(200) }),
+    response: AuthResult,
+    rateLimit: "auth",
+  }),
+  logout: endpoint({
+    method: "POST",
+    path: "/auth/logout",
+    summary: "Log out (revokes the token and clears the cookie)",
+    tags: ["Identity"],
+    access: access.public,
+    response: Ok,
+  }),
+  getMe: endpoint({
+    method: "GET",
+    path: "/users/me",
+    summary: "The current user",
+    tags: ["Identity"],
+    access: access.user,
+    response: UserSchema,
+  }),
+  updateMe: endpoint({
+    method: "PATCH",
+    path: "/users/me",
+    summary: "Update the current user's profile",
+    tags: ["Identity"],
+    access: access.user,
+    body: z.object({
+      first_name: Name.nullable().optional(),
+      last_name: Name.nullable().optional(),
+      phone_number: z.string().trim().max(30).nullable().optional(),
+      metadata: z.object({ interests: z.string().max(500).optional(), stylePreferences: z.array(z.string().max(50)).max(30).optional() }).optional(),
+    }),
+    response: UserSchema,
+  }),
+  deleteMe: endpoint({
+    method: "DELETE",
+    path: "/users/me",
+    summary: "Delete the current user and their data",
+    tags: ["Identity"],
+    access: access.user,
+    response: Ok,
+  }),
+  changePassword: endpoint({
+    method: "POST",
+    path: "/users/change-password",
+    summary: "Change the password (old and new)",
+    tags: ["Identity"],
+    access: access.registered,
+    body: z.object({ old_password: z.string().min(1), new_password: Password }),
+    response: Ok,
+    rateLimit: "auth",
+  }),
+  mergeGuestIntoMe: endpoint({
+    method: "POST",
+    path: "/users/merge-guest-into-me",
+    summary: "Move a guest's saved products, follows, try-ons and collections into the current account",
+    tags: ["Identity"],
+    access: access.registered,
+    body: z.object({ guestToken: z.string().min(1) }),
+    response: z.object({
+      merged: z.object({ savedProducts: z.number(), favoriteStores: z.number(), tryOns: z.number(), savedTryOns: z.number(), collections: z.number(), clones: z.number() }),
+    }),
+  }),
+  listAdmins: endpoint({
+    method: "GET",
+    path: "/users/admin/admins",
+    summary: "List admin and vendor users, optionally filtered by roles",
+    tags: ["Admin users"],
+    access: access.admin("admins.manage"),
+    query: z.object({
+      roles: z
+        .union([z.array(RoleSchema), z.string()])
+        .optional()
+        .transform((v) => (typeof v === "string" ? v.split(",").filter(Boolean) : v))
+        .pipe(z.array(RoleSchema).optional()),
+    }),
+    response: z.object({ users: z.array(UserSchema) }),
+  }),
+  createAdmin: endpoint({
+    method: "POST",
+    path: "/users/admin/admins",
+    summary: "Create an admin (or vendor) user",
+    tags: ["Admin users"],
+    access: access.admin("admins.manage"),
+    body: z.object({
+      email: Email,
+      first_name: Name.min(1),
+      last_name: Name.min(1),
+      send_email: z.boolean().default(true),
+      role: RoleSchema.default("ADMIN"),
+      vendor_id: z.string().optional(),
+      permissions: z.array(PermissionSchema).optional(),
+    }),
+    response: z.object({ user: UserSchema, invitationSent: z.boolean() }),
+    status: 201,
+  }),
+  getPermissions: endpoint({
+    method: "GET",
+    path: "/users/admin/{id}/permissions",
+    summary: "A user's role and permissions",
+    tags: ["Admin users"],
+    access: access.admin("admins.manage"),
+    params: z.object({ id: z.string().min(1) }),
+    response: z.object({ userId: z.string(), role: RoleSchema, permissions: z.array(PermissionSchema) }),
+  }),
+  updatePermissions: endpoint({
+    method: "PUT",
+    path: "/users/admin/{id}/permissions",
+    summary: "Replace a user's permissions",
+    tags: ["Admin users"],
+    access: access.admin("admins.manage"),
+    params: z.object({ id: z.string().min(1) }),
+    body: z.object({ permissions: z.array(PermissionSchema) }),
+    response: z.object({ userId: z.string(), role: RoleSchema, permissions: z.array(PermissionSchema) }),
+  }),
+};

@@ -1,0 +1,13 @@
+/**
+ * One server serves everything (DESIGN.md). Which part answers a request: the Remix app
+ * (embedded admin and vendor pages, Shopify auth, webhooks, API, App Proxy) or the built React
+ * storefront (the shopper paths).
+ */
+const REMIX_PREFIXES = ["/app", "/auth", "/webhooks", "/api", "/proxy"];
+
+export function isRemixRequest(pathname: string, search: URLSearchParams): boolean {
+  if (REMIX_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return true;
+  // Shopify opens the app at its URL with shop/host parameters: that is the embedded admin.
+  if (pathname === "/" && (search.has("shop") || search.has("host") || search.has("embedded"))) return true;
+  return false;
+}

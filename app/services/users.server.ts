@@ -1,0 +1,219 @@
+/**
+ * Identity: guests, leads, registered users, admins and their permissions.
+ */
+import type { Prisma, Role, User } from "@prisma/client";
+import type { Db } from "~/db.server";
+import { Messages } from "~/contract/messages";
+import { DEFAULT_ADMIN_PERMISSIONS, type Permission } from "~/contract/permissions";
+import { ApiError, badRequest, conflict, forbidden, notFound } from "~/api/errors.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
+import { issueToken, resolveToken, revokeToken } from "./tokens.server";
+
+export const DEMO_EMAIL_DOMAIN = "@demo.local";
+
+export interface IdentityDeps {
+  db: Db;
+  mode: "local" | "production";
+}
+
+export async function createGuest({ db }: IdentityDeps): Promise<{ user: User; token: string }> {
+  const user = await db.user.create({ data: { auth_provider: "guest" } });
+  return { user, token: await issueToken(db, user.id) };
+}
+
+export async function upgradeToLead({ db }: IdentityDeps, caller: User, input: { userId: string; email: string; origin: string }): Promise<User> {
+  if (input.userId !== caller.id) throw forbidden(Messages.INVALID_USER_ID);
+  if (caller.auth_provider !== "guest" && caller.auth_provider !== "lead") {
+    // A full account already has an email; nothing to upgrade.
+    return caller;
+  }
+  const taken = await db.user.findUnique({ where: { email: input.email } });
+  if (taken && taken.id !== caller.id) {
+    // The email belongs to someone else: keep it on record as the lead's contact, not as a login.
+    return db.user.update({
+      where: { id: caller.id },
+      data: { auth_provider: "lead", metadata: mergeMetadata(caller.metadata, { origin: input.origin, leadEmail: input.email }) },
+    });
+  }
+  return db.user.update({
+    where: { id: caller.id },
+    data: { auth_provider: "lead", email: input.email, metadata: mergeMetadata(caller.metadata, { origin: input.origin }) },
+  });
+}
+
+export async function register(
+  deps: IdentityDeps,
+  caller: User | null,
+  input: { email: string; password: string; first_name?: string; last_name?: string },
+): Promise<{ user: User; token: string }> {
+  const { db } = deps;
+  refuseDemoOutsideLocal(deps, input.email);
+  const existing = await db.user.findUnique({ where: { email: input.email } });
+  if (existing && existing.id !== caller?.id) throw conflict(Messages.EMAIL_TAKEN);
+  const password_hash = await hashPassword(input.password);
+  const data = { email: input.email, password_hash, auth_provider: "password" as const, first_name: input.first_name, last_name: input.last_name };
+  // A guest or lead who registers keeps everything they did as a guest.
+  const upgradable = caller && (caller.auth_provider === "guest" || caller.auth_provider === "lead");
+  const user = upgradable ? await db.user.update({ where: { id: caller.id }, data }) : await db.user.create({ data });
+  return { user, token: await issueToken(db, user.id) };
+}
+
+export async function login(deps: IdentityDeps, input: { email: string; password: string }): Promise<{ user: User; token: string }> {
+  const { db } = deps;
+  refuseDemoOutsideLocal(deps, input.email);
+  const user = await db.user.findUnique({ where: { email: input.email } });
+  const ok = await verifyPassword(user?.password_hash, input.password);
+  if (!user || !ok) throw new ApiError(401, Messages.INVALID_CREDENTIALS);
+  return { user, token: await issueToken(db, user.id) };
+}
+
+export async function logout({ db }: IdentityDeps, token: string | null): Promise<void> {
+  if (token) await revokeToken(db, token);
+}
+
+export async function updateMe(
+  { db }: IdentityDeps,
+  caller: User,
+  input: { first_name?: string | null; last_name?: string | null; phone_number?: string | null; metadata?: Record<string, unknown> },
+): Promise<User> {
+  return db.user.update({
+    where: { id: caller.id },
+    data: {
+      first_name: input.first_name,
+      last_name: input.last_name,
+      phone_number: input.phone_number,
+      metadata: input.metadata ? mergeMetadata(caller.metadata, input.metadata) : undefined,
+    },
+  });
+}
+
+export async function deleteMe({ db }: IdentityDeps, caller: User): Promise<void> {
+  // Owned rows go with the user through ON DELETE CASCADE; orders and reviews keep their
+  // history with the user reference cleared (SET NULL).
+  await db.user.delete({ where: { id: caller.id } });
+}
+
+export async function changePassword({ db }: IdentityDeps, caller: User, input: { old_password: string; new_password: string }): Promise<void> {
+  if (!(await verifyPassword(caller.password_hash, input.old_password))) throw badRequest(Messages.WRONG_OLD_PASSWORD);
+  await db.user.update({ where: { id: caller.id }, data: { password_hash: await hashPassword(input.new_password) } });
+}
+
+/**
+ * Moves what a guest did into the caller's account. The guest proves ownership with its own
+ * token; rows the account already has (same product saved twice) are dropped, not duplicated.
+ */
+export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guestToken: string) {
+  const guestRow = await resolveToken(db, guestToken);
+  if (!guestRow) throw badRequest("The guest session is invalid or expired");
+  const guest = guestRow.user;
+  if (guest.id === caller.id) throw badRequest("This guest session is already your account");
+  if (guest.auth_provider !== "guest" && guest.auth_provider !== "lead") throw forbidden("Only guest accounts can be merged");
+
+  return db.$transaction(async (tx) => {
+    const from = { user_id: guest.id };
+    const to = { user_id: caller.id };
+
+    const savedProducts = await moveUnique(
+      await tx.savedProduct.findMany({ where: from, select: { product_id: true } }),
+      (r) => tx.savedProduct.findUnique({ where: { user_id_product_id: { user_id: caller.id, product_id: r.product_id } } }),
+      (r) => tx.savedProduct.update({ where: { user_id_product_id: { user_id: guest.id, product_id: r.product_id } }, data: to }),
+    );
+    const favoriteStores = await moveUnique(
+      await tx.userFavoriteStore.findMany({ where: from, select: { store_id: true } }),
+      (r) => tx.userFavoriteStore.findUnique({ where: { user_id_store_id: { user_id: caller.id, store_id: r.store_id } } }),
+      (r) => tx.userFavoriteStore.update({ where: { user_id_store_id: { user_id: guest.id, store_id: r.store_id } }, data: to }),
+    );
+    const savedTryOns = await moveUnique(
+      await tx.savedTryOn.findMany({ where: from, select: { tryon_id: true } }),
+      (r) => tx.savedTryOn.findUnique({ where: { user_id_tryon_id: { user_id: caller.id, tryon_id: r.tryon_id } } }),
+      (r) => tx.savedTryOn.update({ where: { user_id_tryon_id: { user_id: guest.id, tryon_id: r.tryon_id } }, data: to }),
+    );
+    const tryOns = (await tx.tryOn.updateMany({ where: from, data: to })).count;
+    const collections = (await tx.userCollection.updateMany({ where: from, data: to })).count;
+    const clones = (await tx.clone.updateMany({ where: from, data: to })).count;
+    await tx.user.delete({ where: { id: guest.id } });
+    return { savedProducts, favoriteStores, tryOns, savedTryOns, collections, clones };
+  });
+}
+
+async function moveUnique<R>(rows: R[], existsForCaller: (r: R) => Promise<unknown>, move: (r: R) => Promise<unknown>): Promise<number> {
+  let moved = 0;
+  for (const r of rows) {
+    if (await existsForCaller(r)) continue;
+    await move(r);
+    moved++;
+  }
+  return moved;
+}
+
+// ---- Admin users and permissions -------------------------------------------------------------
+
+export async function listAdmins({ db }: IdentityDeps, roles?: Role[]): Promise<User[]> {
+  return db.user.findMany({
+    where: { role: { in: roles && roles.length > 0 ? roles : ["ADMIN", "VENDOR"] } },
+    orderBy: [{ role: "asc" }, { email: "asc" }],
+    take: 500,
+  });
+}
+
+export async function createAdmin(
+  { db }: IdentityDeps,
+  input: { email: string; first_name: string; last_name: string; role: Role; vendor_id?: string; permissions?: Permission[]; send_email: boolean },
+): Promise<{ user: User; invitationSent: boolean }> {
+  if (input.role === "VENDOR") {
+    if (!input.vendor_id) throw badRequest("vendor_id is required for a vendor user");
+    if (!(await db.vendor.findUnique({ where: { id: input.vendor_id } }))) throw notFound("Vendor not found");
+  }
+  const permissions = input.role === "ADMIN" ? (input.permissions ?? DEFAULT_ADMIN_PERMISSIONS) : [];
+  const existing = await db.user.findUnique({ where: { email: input.email } });
+  if (existing && existing.role !== "SHOPPER") throw conflict(Messages.EMAIL_TAKEN);
+  const data = {
+    email: input.email,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    role: input.role,
+    vendor_id: input.role === "VENDOR" ? input.vendor_id : null,
+    permissions,
+  };
+  // An existing shopper account is promoted rather than duplicated.
+  const user = existing ? await db.user.update({ where: { id: existing.id }, data }) : await db.user.create({ data: { ...data, auth_provider: "password" } });
+  // The invitation email is sent through the email port once notifications land (issue: notifications);
+  // until then it is not sent, and the answer says so.
+  return { user, invitationSent: false };
+}
+
+export async function getPermissions({ db }: IdentityDeps, userId: string) {
+  const user = await db.user.findUnique({ where: { id: userId } });
+  if (!user) throw notFound("User not found");
+  return { userId: user.id, role: user.role, permissions: user.permissions as Permission[] };
+}
+
+export async function updatePermissions({ db }: IdentityDeps, caller: User, userId: string, permissions: Permission[]) {
+  const user = await db.user.findUnique({ where: { id: userId } });
+  if (!user) throw notFound("User not found");
+  if (user.role !== "ADMIN") throw badRequest("Permissions apply to admin users only");
+  if (user.id === caller.id && !permissions.includes("admins.manage")) {
+    throw badRequest("You cannot remove your own admins.manage permission");
+  }
+  const updated = await db.user.update({ where: { id: userId }, data: { permissions: [...new Set(permissions)] } });
+  return { userId: updated.id, role: updated.role, permissions: updated.permissions as Permission[] };
+}
+
+// ---- helpers -----------------------------------------------------------------------------------
+
+function refuseDemoOutsideLocal({ mode }: IdentityDeps, email: string) {
+  if (mode !== "local" && email.toLowerCase().endsWith(DEMO_EMAIL_DOMAIN)) throw forbidden(Messages.DEMO_ACCOUNTS_DISABLED);
+}
+
+export function mergeMetadata(current: Prisma.JsonValue, patch: Record<string, unknown>): Prisma.InputJsonObject {
+  const base = current && typeof current === "object" && !Array.isArray(current) ? (current as Prisma.InputJsonObject) : {};
+  const next: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) if (v !== undefined) next[k] = v;
+  return next as Prisma.InputJsonObject;
+}
+
+/** The user as the API shows it (the response schema strips the rest, e.g. password_hash). */
+export function toUserDto(user: User) {
+  const metadata = user.metadata && typeof user.metadata === "object" && !Array.isArray(user.metadata) ? user.metadata : {};
+  return { ...user, metadata };
+}

@@ -1,0 +1,40 @@
+/**
+ * Shopify configuration, once (app template convention). In local mode no Shopify credentials
+ * exist; the object is still built (with inert placeholders) so the same routes load, and the
+ * embedded-admin paths are only used when COMMERCE_ADAPTER=shopify.
+ */
+import "@shopify/shopify-app-remix/adapters/node";
+import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import prisma from "./db.server";
+import { getConfig } from "./config.server";
+
+/** The pinned Admin API version; GraphQL documents are validated against its schema in tests. */
+export const ADMIN_API_VERSION = ApiVersion.October26;
+
+const config = getConfig();
+export const shopifyConfigured = config.COMMERCE_ADAPTER === "shopify";
+
+const shopify = shopifyApp({
+  apiKey: config.SHOPIFY_API_KEY ?? "local-mode",
+  apiSecretKey: config.SHOPIFY_API_SECRET ?? "local-mode-secret",
+  apiVersion: ADMIN_API_VERSION,
+  scopes: (config.SCOPES ?? "read_products,write_products,read_orders,write_orders,read_inventory,write_inventory,read_customers,read_publications,write_publications,read_returns,write_returns,read_fulfillments,write_fulfillments")
+    .split(",")
+    .map((s) => s.trim()),
+  appUrl: config.SHOPIFY_APP_URL ?? config.APP_URL ?? `http://localhost:${config.PORT}`,
+  authPathPrefix: "/auth",
+  sessionStorage: new PrismaSessionStorage(prisma),
+  distribution: AppDistribution.AppStore,
+  useOnlineTokens: true,
+  future: { expiringOfflineAccessTokens: true },
+});
+
+export default shopify;
+export const apiVersion = ADMIN_API_VERSION;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const registerWebhooks = shopify.registerWebhooks;
+export const sessionStorage = shopify.sessionStorage;

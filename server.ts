@@ -1,0 +1,122 @@
+/**
+ * The one server process: embedded admin and vendor pages (/app), Shopify auth and webhooks,
+ * the API (/api), the App Proxy (/proxy), uploaded files (/uploads) and the built React
+ * storefront at the shopper paths. Run by `npm start` (scripts/start.ts builds first if needed).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import compression from "compression";
+import express from "express";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import { boot } from "./app/boot.server";
+import { ConfigError } from "./app/config.server";
+import { isRemixRequest } from "./app/lib/request-routing";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const buildDir = path.join(root, "build");
+
+export async function startServer(env: Record<string, string | undefined> = process.env) {
+  const startedAt = performance.now();
+  const booted = await boot({ env });
+  const { config, log } = booted;
+
+  const serverBuildPath = path.join(buildDir, "server", "index.js");
+  if (!fs.existsSync(serverBuildPath)) throw new Error(`No build at ${serverBuildPath}: run \`npm run build\` (npm start does it for you)`);
+  const remixBuild = (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.APP_MODE === "production");
+  app.use(compression());
+
+  app.use(
+    "/uploads",
+    express.static(path.join(config.DATA_DIR, "uploads"), {
+      index: false,
+      maxAge: "7d",
+      setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
+    }),
+  );
+  app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static(path.join(buildDir, "client"), { index: false, maxAge: "1h" }));
+  app.use("/sf-assets", express.static(path.join(buildDir, "storefront", "sf-assets"), { immutable: true, maxAge: "1y", index: false }));
+
+  const remixHandler = createRequestHandler({
+    build: remixBuild,
+    mode: config.NODE_ENV === "production" ? "production" : "development",
+    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+  });
+
+  const storefrontIndex = path.join(buildDir, "storefront", "index.html");
+  app.all("*", (req, res, next) => {
+    const url = new URL(req.originalUrl, "http://local");
+    if (isRemixRequest(url.pathname, url.searchParams)) return remixHandler(req, res, next);
+    if (req.method !== "GET" && req.method !== "HEAD") return res.status(404).json({ error: { code: "not_found", message: "Not found" } });
+    if (!fs.existsSync(storefrontIndex)) return res.status(503).send("The storefront is not built: run `npm run build`");
+    // The storefront is a single-page app: every shopper path gets its index.
+    res.setHeader("Cache-Control", "no-cache");
+    return res.sendFile(storefrontIndex);
+  });
+
+  const server = await new Promise<import("node:http").Server>((resolve) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  const host = config.HOST === "0.0.0.0" ? "localhost" : config.HOST;
+  const baseUrl = `http://${host}:${port}`;
+
+  let closing = false;
+  const close = async () => {
+    if (closing) return;
+    closing = true;
+    await new Promise<void>((r) => server.close(() => r()));
+    await booted.shutdown();
+  };
+
+  return { ...booted, server, baseUrl, port, close, startMs: Math.round(performance.now() - startedAt) };
+}
+
+async function main() {
+  try {
+    const s = await startServer();
+    const lines = [
+      "",
+      `  Fashion Discovery is running (${s.config.APP_MODE} mode, ${s.embedded ? "embedded PGlite in " + path.join(s.config.DATA_DIR, "pgdata") : "PostgreSQL"}) — started in ${(s.startMs / 1000).toFixed(1)} s`,
+      "",
+      `  Storefront:  ${s.baseUrl}/`,
+      `  Admin:       ${s.baseUrl}/app`,
+      `  API docs:    ${s.baseUrl}/api/docs`,
+      `  Health:      ${s.baseUrl}/api/health`,
+    ];
+    if (s.config.APP_MODE === "local") {
+      lines.push(
+        "",
+        "  Demo accounts (password: demo-password):",
+        "    admin@demo.local     admin with every permission",
+        "    vendor@demo.local    vendor (Northwind Atelier)",
+        "    shopper@demo.local   shopper",
+      );
+      if (s.seeded?.created) lines.push("", `  Demo data created: ${Object.entries(s.seeded.counts).map(([k, v]) => `${v} ${k}`).join(", ")}`);
+    }
+    console.log(lines.join("\n") + "\n");
+    const stop = (signal: string) => {
+      console.log(`\n  ${signal}: stopping…`);
+      s.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.on("SIGINT", () => stop("SIGINT"));
+    process.on("SIGTERM", () => stop("SIGTERM"));
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`\n${e.message}\n\nSee the Configuration section of README.md.\n`);
+    } else console.error(e);
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void main();

@@ -55,12 +55,8 @@ export interface EndpointDef<
   responseType?: "json" | "html";
 }
 
-export function endpoint<
-  P extends AnySchema | undefined = undefined,
-  Q extends AnySchema | undefined = undefined,
-  B extends AnySchema | undefined = undefined,
-  R extends AnySchema = AnySchema,
->(def: EndpointDef<P, Q, B, R>): EndpointDef<P, Q, B, R> {
+/** Declares an endpoint; the declared parts (params, query, body) stay non-optional in its type. */
+export function endpoint<D extends EndpointDef>(def: D): D {
   return def;
 }
 

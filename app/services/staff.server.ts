@@ -1,0 +1,67 @@
+/**
+ * Staff identity for the admin and vendor pages under /app.
+ * - Inside the Shopify admin (COMMERCE_ADAPTER=shopify): `authenticate.admin` with online tokens;
+ *   the staff member maps to an app user by Shopify user id, else by email (an admin created
+ *   them beforehand); the store owner becomes an admin with every permission on first visit.
+ *   Anyone else is refused until an admin adds them.
+ * - Local mode: the email + password login at /app/login (same session cookie as the API).
+ */
+import type { User } from "@prisma/client";
+import type { Db } from "~/db.server";
+import { PermissionNames, type Permission } from "~/contract/permissions";
+import { hasPermission } from "~/api/auth.server";
+
+export interface ShopifyStaffMember {
+  id: number | string;
+  email?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  account_owner?: boolean;
+}
+
+export type StaffResolution = { ok: true; user: User } | { ok: false; reason: "unknown_staff" | "not_staff" };
+
+export async function mapShopifyStaffToUser(db: Db, staff: ShopifyStaffMember): Promise<StaffResolution> {
+  const staffId = String(staff.id);
+  const byId = await db.user.findUnique({ where: { shopify_staff_id: staffId } });
+  if (byId) return byId.role === "SHOPPER" ? { ok: false, reason: "not_staff" } : { ok: true, user: byId };
+
+  const email = staff.email?.toLowerCase() ?? null;
+  const byEmail = email ? await db.user.findUnique({ where: { email } }) : null;
+  if (byEmail && byEmail.role !== "SHOPPER") {
+    return { ok: true, user: await db.user.update({ where: { id: byEmail.id }, data: { shopify_staff_id: staffId } }) };
+  }
+  if (staff.account_owner) {
+    const data = {
+      shopify_staff_id: staffId,
+      role: "ADMIN" as const,
+      permissions: [...PermissionNames],
+      first_name: staff.first_name ?? null,
+      last_name: staff.last_name ?? null,
+      auth_provider: "shopify" as const,
+    };
+    const user = byEmail
+      ? await db.user.update({ where: { id: byEmail.id }, data })
+      : await db.user.create({ data: { ...data, email } });
+    return { ok: true, user };
+  }
+  return { ok: false, reason: "unknown_staff" };
+}
+
+export const isStaff = (user: Pick<User, "role">) => user.role === "ADMIN" || user.role === "VENDOR";
+
+export interface NavItem {
+  label: string;
+  url: string;
+}
+
+/** The admin and vendor areas that exist, as this user may see them. */
+export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem[] {
+  const items: NavItem[] = [];
+  if (user.role === "ADMIN") {
+    items.push({ label: "Dashboard", url: "/app" });
+    if (hasPermission(user, "admins.manage" satisfies Permission)) items.push({ label: "Admin users", url: "/app/admins" });
+  }
+  if (user.role === "VENDOR") items.push({ label: "My vendor", url: "/app/vendor" });
+  return items;
+}

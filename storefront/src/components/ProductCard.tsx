@@ -1,0 +1,48 @@
+import { memo } from "react";
+import type { ProductCard as ProductCardData } from "~/contract";
+import { formatPriceRange, imageAlt, swatchColors } from "../lib/products";
+
+/** A product in a grid. Not a link yet: product pages come later. */
+export const ProductCard = memo(function ProductCard({ product }: { product: ProductCardData }) {
+  const { colors, extra } = swatchColors(product.colorHexes);
+  return (
+    <article className="card" data-testid="product-card" aria-label={product.title}>
+      <div className="card__media">
+        {product.featuredImage ? (
+          <img className="card__img" src={product.featuredImage.url} alt={imageAlt(product)} loading="lazy" decoding="async" width={600} height={800} />
+        ) : (
+          <div className="card__noimg" role="img" aria-label={product.title}>
+            No image
+          </div>
+        )}
+        {!product.availableForSale && <span className="card__badge">Sold out</span>}
+      </div>
+      <div className="card__body">
+        <p className="card__vendor">{product.vendor}</p>
+        <h3 className="card__title">{product.title}</h3>
+        <p className="card__price">{formatPriceRange(product.priceRange)}</p>
+        {colors.length > 0 && (
+          <ul className="swatches" aria-label={`${colors.length + extra} colours`}>
+            {colors.map((c) => (
+              <li key={c} className="swatch" style={{ backgroundColor: c }} title={c} />
+            ))}
+            {extra > 0 && <li className="swatch-more">+{extra}</li>}
+          </ul>
+        )}
+      </div>
+    </article>
+  );
+});
+
+export function ProductCardSkeleton() {
+  return (
+    <div className="card card--skeleton" aria-hidden="true">
+      <div className="card__media skeleton" />
+      <div className="card__body">
+        <div className="skeleton skeleton--line skeleton--short" />
+        <div className="skeleton skeleton--line" />
+        <div className="skeleton skeleton--line skeleton--short" />
+      </div>
+    </div>
+  );
+}

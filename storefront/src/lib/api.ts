@@ -1,0 +1,26 @@
+import { createContext, useContext } from "react";
+import { createApiClient, ApiClientError, type ApiClient } from "~/client";
+import { Messages } from "~/contract";
+
+/** The storefront's API client: same origin, session in an httpOnly cookie (credentials: include). */
+export const api: ApiClient = createApiClient({ baseUrl: "" });
+
+export const ApiContext = createContext<ApiClient>(api);
+
+export function useApi(): ApiClient {
+  return useContext(ApiContext);
+}
+
+/** A message fit to show a shopper: the server's message, else the fallback. */
+export function errorMessage(error: unknown, fallback: string = Messages.INTERNAL): string {
+  if (error instanceof ApiClientError && error.message) return error.message;
+  if (error instanceof TypeError) return "Could not reach the server. Check your connection and try again.";
+  return fallback;
+}
+
+/** Whether a failed query should be retried: network errors and 5xx, at most twice; never 4xx. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (failureCount >= 2) return false;
+  if (error instanceof ApiClientError) return error.status >= 500 || error.status === 429;
+  return true;
+}

@@ -1,0 +1,75 @@
+/**
+ * Pure helpers for product lists and cards: query parameters, pagination, price text, swatches.
+ */
+import type { ProductCard } from "~/contract";
+import type { Gender } from "./gender-routing";
+import { targetGenderParam } from "./gender-preference";
+import { CARD_MAX_SWATCHES, HOME_GRID_PAGE_SIZE } from "./constants";
+
+export interface ProductListQuery {
+  limit: number;
+  cursor?: string;
+  target_gender?: Exclude<Gender, "both">;
+  query?: string;
+}
+
+/** The listProducts query of the home grid: gender filter (omitted for both), search term, cursor. */
+export function productGridQuery(gender: Gender, search: string, cursor?: string | null, limit: number = HOME_GRID_PAGE_SIZE): ProductListQuery {
+  const q: ProductListQuery = { limit };
+  const tg = targetGenderParam(gender);
+  if (tg) q.target_gender = tg;
+  const term = search.trim();
+  if (term) q.query = term;
+  if (cursor) q.cursor = cursor;
+  return q;
+}
+
+/** The TanStack Query key of the home grid. */
+export function productGridKey(gender: Gender, search: string) {
+  return ["products", "grid", { gender, search: search.trim() }] as const;
+}
+
+/** The cursor of the next page, or undefined when there is none. */
+export function nextCursor(page: { pageInfo: { hasNextPage: boolean; endCursor: string | null } }): string | undefined {
+  return page.pageInfo.hasNextPage && page.pageInfo.endCursor ? page.pageInfo.endCursor : undefined;
+}
+
+/** One money amount in its currency, e.g. "€49.90"; falls back to "49.90 XYZ" for an unknown currency. */
+export function formatMoney(amount: string, currencyCode: string, locale?: string): string {
+  const n = Number(amount);
+  if (!Number.isFinite(n)) return `${amount} ${currencyCode}`.trim();
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency: currencyCode }).format(n);
+  } catch {
+    return `${n.toFixed(2)} ${currencyCode}`;
+  }
+}
+
+/** A card's price: one amount, or "From …" when variants differ. */
+export function formatPriceRange(range: ProductCard["priceRange"], locale?: string): string {
+  const min = range.minVariantPrice;
+  const max = range.maxVariantPrice;
+  const minText = formatMoney(min.amount, min.currencyCode, locale);
+  if (Number(min.amount) === Number(max.amount) && min.currencyCode === max.currencyCode) return minText;
+  return `From ${minText}`;
+}
+
+const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+/** Valid, distinct colour swatches (as lowercase `#hex`), at most `max`, and how many more there are. */
+export function swatchColors(hexes: readonly string[], max: number = CARD_MAX_SWATCHES): { colors: string[]; extra: number } {
+  const seen: string[] = [];
+  for (const raw of hexes) {
+    const m = HEX.exec(raw.trim());
+    if (!m) continue;
+    const hex = `#${m[1].toLowerCase()}`;
+    if (!seen.includes(hex)) seen.push(hex);
+  }
+  return { colors: seen.slice(0, max), extra: Math.max(0, seen.length - max) };
+}
+
+/** The alt text of a product image: its alt text, else the product title. */
+export function imageAlt(product: Pick<ProductCard, "title" | "featuredImage">): string {
+  const alt = product.featuredImage?.altText?.trim();
+  return alt || product.title;
+}

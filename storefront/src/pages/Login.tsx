@@ -1,0 +1,96 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import { useSession } from "../lib/session";
+import { useGender } from "../lib/gender";
+import { homePathFor } from "../lib/gender-routing";
+import { errorMessage } from "../lib/api";
+
+export function Login() {
+  const { user, signedIn, signIn, signingIn, signOut, signingOut } = useSession();
+  const { gender } = useGender();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    document.title = "Sign in · Fashion Discovery";
+  }, []);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    try {
+      await signIn(email.trim(), password);
+      navigate(homePathFor(gender));
+    } catch (err) {
+      setError(errorMessage(err, "Could not sign in. Please try again."));
+    }
+  }
+
+  if (signedIn && user) {
+    return (
+      <section className="page page--narrow" aria-labelledby="login-heading">
+        <div className="auth-card">
+          <h1 id="login-heading" className="auth-card__title">
+            You're signed in
+          </h1>
+          <p className="auth-card__text">Signed in as {user.email}.</p>
+          <div className="state__actions">
+            <Link className="button" to={homePathFor(gender)}>
+              Continue shopping
+            </Link>
+            <button type="button" className="button button--ghost" disabled={signingOut} onClick={() => void signOut().catch(() => undefined)}>
+              Sign out
+            </button>
+          </div>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section className="page page--narrow" aria-labelledby="login-heading">
+      <form className="auth-card" onSubmit={onSubmit} noValidate={false}>
+        <h1 id="login-heading" className="auth-card__title">
+          Sign in
+        </h1>
+        <p className="auth-card__text">Welcome back. Sign in to see your saved products, try-ons and orders.</p>
+        <label className="field">
+          <span className="field__label">Email</span>
+          <input
+            className="field__input"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span className="field__label">Password</span>
+          <input
+            className="field__input"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            maxLength={200}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button button--block" disabled={signingIn}>
+          {signingIn ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+    </section>
+  );
+}

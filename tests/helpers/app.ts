@@ -1,0 +1,102 @@
+/**
+ * The API of a fresh app over a fresh database, called through its public HTTP interface
+ * (Request in, Response out: the same handler the server mounts at /api).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Role } from "@prisma/client";
+import { loadConfig } from "../../app/config.server";
+import { createAppContext, type AppContext } from "../../app/context.server";
+import { createLogger } from "../../app/lib/logger.server";
+import { handleApiRequest } from "../../app/api/index.server";
+import { hashPassword } from "../../app/services/passwords.server";
+import { issueToken } from "../../app/services/tokens.server";
+import { createTestDatabase, type TestDatabase } from "./db";
+
+export const TEST_API_KEY = "test-data-service-key-0123456789";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  token?: string | null;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  ip?: string;
+}
+
+export interface TestApp {
+  ctx: AppContext;
+  database: TestDatabase;
+  dataDir: string;
+  api<T = any>(method: string, path: string, opts?: CallOptions): Promise<ApiResponse<T>>;
+  createUser(opts?: { role?: Role; permissions?: string[]; vendorId?: string | null; authProvider?: "guest" | "lead" | "password"; email?: string; password?: string; firstName?: string }): Promise<{ id: string; token: string; email: string | null }>;
+  close(): Promise<void>;
+}
+
+let userSeq = 0;
+
+export async function createTestApp(opts: { env?: Record<string, string>; authRateLimit?: { points: number; durationSeconds: number } } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-test-data-"));
+  const config = loadConfig({ DATA_DIR: dataDir, DATA_SERVICE_API_KEY: TEST_API_KEY, NODE_ENV: "test", ...opts.env });
+  const ctx = createAppContext({
+    config,
+    db: database.db,
+    log: createLogger(process.env.LOG_LEVEL ?? "silent"),
+    authRateLimit: opts.authRateLimit ?? { points: 10_000, durationSeconds: 60 },
+  });
+
+  async function api(method: string, apiPath: string, o: CallOptions = {}): Promise<ApiResponse> {
+    const url = new URL(`http://localhost/api${apiPath}`);
+    for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined;
+    if (o.body !== undefined) {
+      headers["content-type"] ??= "application/json";
+      body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
+    }
+    const res = await handleApiRequest(new Request(url, { method, headers, body }), ctx, { clientIp: o.ip ?? "127.0.0.1" });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* html or text */
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+
+  return {
+    ctx,
+    database,
+    dataDir,
+    api,
+    async createUser(u = {}) {
+      const n = ++userSeq;
+      const email = u.authProvider === "guest" ? null : (u.email ?? `user${n}-${Date.now()}@example.test`);
+      const user = await database.db.user.create({
+        data: {
+          email,
+          auth_provider: u.authProvider ?? "password",
+          password_hash: u.password ? await hashPassword(u.password) : null,
+          role: u.role ?? "SHOPPER",
+          permissions: u.permissions ?? [],
+          vendor_id: u.vendorId ?? null,
+          first_name: u.firstName ?? null,
+        },
+      });
+      return { id: user.id, email, token: await issueToken(database.db, user.id) };
+    },
+    async close() {
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

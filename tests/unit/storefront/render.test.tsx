@@ -1,0 +1,147 @@
+/**
+ * Server-side renders of the storefront shell (react-dom/server, no DOM): routes, the gender
+ * switch, product cards and their images, load more. Effects do not run here; data is seeded in
+ * the query cache and the API client is a fake that fails if called.
+ */
+import { describe, expect, it } from "vitest";
+import { renderToString } from "react-dom/server";
+import { MemoryRouter } from "react-router-dom";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import type { ProductCard, User } from "~/contract";
+import type { ApiClient } from "~/client";
+import { App } from "../../../storefront/src/App";
+import { ApiContext } from "../../../storefront/src/lib/api";
+import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
+import { productGridKey } from "../../../storefront/src/lib/products";
+import type { Gender } from "../../../storefront/src/lib/gender-routing";
+
+const failingApi = new Proxy({} as ApiClient, {
+  get: (_t, name) => () => Promise.reject(new Error(`unexpected API call ${String(name)}`)),
+});
+
+function product(i: number, over: Partial<ProductCard> = {}): ProductCard {
+  return {
+    id: `p${i}`,
+    title: `Product ${i}`,
+    handle: `product-${i}`,
+    vendor: "Atelier Nord",
+    productType: "Coat",
+    availableForSale: true,
+    featuredImage: { url: `/uploads/images/p${i}.jpg`, altText: i === 0 ? "Black wool coat" : null },
+    priceRange: { minVariantPrice: { amount: "120.00", currencyCode: "EUR" }, maxVariantPrice: { amount: "120.00", currencyCode: "EUR" } },
+    target_gender: "menswear",
+    colorHexes: ["#000000", "#ffffff"],
+    storeId: null,
+    ...over,
+  };
+}
+
+function user(over: Partial<User> = {}): User {
+  return {
+    id: "u1",
+    auth_provider: "guest",
+    email: null,
+    first_name: null,
+    last_name: null,
+    phone_number: null,
+    role: "SHOPPER",
+    permissions: [],
+    vendor_id: null,
+    cart_id: null,
+    metadata: {},
+    created_at: "2025-01-01T00:00:00.000Z",
+    ...over,
+  };
+}
+
+function render(path: string, opts: { user?: User; products?: { gender: Gender; search?: string; items: ProductCard[]; hasNextPage: boolean } } = {}) {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  qc.setQueryData(SESSION_QUERY_KEY, opts.user ?? user());
+  if (opts.products) {
+    const { gender, search = "", items, hasNextPage } = opts.products;
+    qc.setQueryData(productGridKey(gender, search), {
+      pages: [{ products: items, pageInfo: { hasNextPage, endCursor: hasNextPage ? "c1" : null } }],
+      pageParams: [undefined],
+    });
+  }
+  return renderToString(
+    <QueryClientProvider client={qc}>
+      <ApiContext.Provider value={failingApi}>
+        <MemoryRouter initialEntries={[path]}>
+          <SessionProvider>
+            <App />
+          </SessionProvider>
+        </MemoryRouter>
+      </ApiContext.Provider>
+    </QueryClientProvider>,
+  );
+}
+
+const count = (html: string, needle: string) => html.split(needle).length - 1;
+
+describe("storefront shell (server render)", () => {
+  it("renders the menswear grid with cards, images and load more", () => {
+    const html = render("/mens", { products: { gender: "menswear", items: Array.from({ length: 24 }, (_, i) => product(i)), hasNextPage: true } });
+    expect(count(html, 'data-testid="product-card"')).toBe(24);
+    expect(html).toContain('data-testid="load-more"');
+    expect(html).toMatch(/<article[^>]*data-testid="product-card"/);
+    expect(html).not.toMatch(/<a\s[^>]*data-testid="product-card"/);
+    expect(html).toMatch(/<img[^>]*src="\/uploads\/images\/p0.jpg"[^>]*alt="Black wool coat"[^>]*loading="lazy"/);
+    expect(html).toMatch(/<img[^>]*alt="Product 1"/);
+    expect(html).toContain("€120.00");
+    expect(html).toMatch(/aria-pressed="true"[^>]*data-testid="gender-switch-menswear"/);
+    expect(html).toMatch(/aria-pressed="false"[^>]*data-testid="gender-switch-womenswear"/);
+    expect(html).toMatch(/aria-pressed="false"[^>]*data-testid="gender-switch-both"/);
+    expect(html).toContain('data-testid="search-input"');
+    expect(html).toContain(">Sign in<");
+    expect(html).toContain("Menswear</h1>");
+  });
+
+  it("hides load more on the last page and shows an empty state with no products", () => {
+    const last = render("/womens", { products: { gender: "womenswear", items: [product(1)], hasNextPage: false } });
+    expect(count(last, 'data-testid="product-card"')).toBe(1);
+    expect(last).not.toContain('data-testid="load-more"');
+    const empty = render("/", { products: { gender: "both", items: [], hasNextPage: false } });
+    expect(empty).toContain("No products found");
+  });
+
+  it("shows a skeleton while products load", () => {
+    const html = render("/");
+    expect(html).toContain('aria-busy="true"');
+    expect(html).toContain("card--skeleton");
+  });
+
+  it("renders the search term from ?search=", () => {
+    const html = render("/mens?search=coat", { products: { gender: "menswear", search: "coat", items: [product(1)], hasNextPage: false } });
+    expect(html).toContain("Results for “coat”");
+    expect(html).toMatch(/data-testid="search-input"[^>]*value="coat"|value="coat"[^>]*data-testid="search-input"/);
+  });
+
+  it("renders the stores placeholder on every stores path", () => {
+    for (const p of ["/stores", "/mens/stores", "/womens/stores"]) {
+      const html = render(p);
+      expect(html).toContain("Stores are coming soon");
+      expect(html).not.toContain('data-testid="product-card"');
+    }
+  });
+
+  it("renders the login form, and a 404 for unknown paths", () => {
+    const login = render("/login");
+    expect(login).toMatch(/<input[^>]*type="email"/);
+    expect(login).toMatch(/<input[^>]*type="password"/);
+    const nf = render("/nope/nothing");
+    expect(nf).toContain("Page not found");
+  });
+
+  it("shows the signed-in user's email with sign out", () => {
+    const html = render("/login", { user: user({ auth_provider: "password", email: "shopper@demo.local" }) });
+    expect(html).toContain("shopper@demo.local");
+    expect(html).toContain("Sign out");
+    expect(html).not.toContain(">Sign in<");
+  });
+
+  it("uses the user's interests on a path without prefix", () => {
+    const html = render("/saved", { user: user({ metadata: { interests: "womenswear,vintage" } }) });
+    expect(html).toMatch(/aria-pressed="true"[^>]*data-testid="gender-switch-womenswear"/);
+  });
+});

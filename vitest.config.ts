@@ -1,0 +1,43 @@
+import { defineConfig } from "vitest/config";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+/**
+ * Three projects: unit (pure modules), integration (a fresh database per test file: PGlite by
+ * default, PostgreSQL when TEST_DATABASE_URL is set) and e2e (the built server in Chromium).
+ */
+export default defineConfig({
+  plugins: [tsconfigPaths()],
+  test: {
+    reporters: process.env.VITEST_JSON_OUT ? ["default", ["json", { outputFile: process.env.VITEST_JSON_OUT }]] : ["default"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}"], environment: "node" },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.{ts,tsx}"],
+          globalSetup: ["tests/helpers/integration-global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: "forks",
+          env: { NODE_ENV: "test", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.{ts,tsx}"],
+          globalSetup: ["tests/helpers/e2e-global-setup.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 240_000,
+          pool: "forks",
+          poolOptions: { forks: { singleFork: true } },
+        },
+      },
+    ],
+  },
+});

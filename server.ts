@@ -79,7 +79,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   return { ...booted, server, baseUrl, port, close, startMs: Math.round(performance.now() - startedAt) };
 }
 
-async function main() {
+export async function main() {
   try {
     const s = await startServer();
     const lines = [

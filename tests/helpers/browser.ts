@@ -1,0 +1,48 @@
+/**
+ * Debian's Chromium through playwright-core (STACK.md: downloads of browser builds fail here).
+ * Requests to Shopify's CDN are refused, as on these machines, so pages are proven to work
+ * without the App Bridge script.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const ARTEFACTS_DIR = path.resolve("test-results", "e2e");
+
+export async function launchBrowser(): Promise<{ browser: Browser; context: BrowserContext; page: Page; close(): Promise<void> }> {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-chromium-"));
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${userDataDir}`,
+    ],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route(/cdn\.shopify\.com/, (route) => route.abort());
+  const page = await context.newPage();
+  return {
+    browser,
+    context,
+    page,
+    async close() {
+      await browser.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(ARTEFACTS_DIR, { recursive: true });
+  const file = path.join(ARTEFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}

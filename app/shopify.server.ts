@@ -27,7 +27,7 @@ const shopify = shopifyApp({
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
   useOnlineTokens: true,
-  future: { expiringOfflineAccessTokens: true },
+  future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
 });
 
 export default shopify;

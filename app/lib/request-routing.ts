@@ -3,7 +3,8 @@
  * (embedded admin and vendor pages, Shopify auth, webhooks, API, App Proxy) or the built React
  * storefront (the shopper paths).
  */
-const REMIX_PREFIXES = ["/app", "/auth", "/webhooks", "/api", "/proxy"];
+// `/apps/<subpath>` and `/theme-preview` serve the local simulation of the App Proxy and the theme (local mode only).
+const REMIX_PREFIXES = ["/app", "/auth", "/webhooks", "/api", "/proxy", "/apps", "/theme-preview"];
 
 export function isRemixRequest(pathname: string, search: URLSearchParams): boolean {
   if (REMIX_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return true;

@@ -1,0 +1,78 @@
+/**
+ * Deterministic randomness for the demo data: a seeded mulberry32 generator plus helpers, and
+ * uuid-shaped ids derived from a hash, so every seed run produces identical rows.
+ */
+import { createHash } from "node:crypto";
+
+export type Rng = () => number;
+
+/** mulberry32: tiny, fast, good enough for demo data. Returns floats in [0, 1). */
+export function mulberry32(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Random {
+  readonly next: Rng;
+  constructor(seed: number) {
+    this.next = mulberry32(seed);
+  }
+  /** Integer in [min, max] inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  float(min: number, max: number): number {
+    return min + this.next() * (max - min);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)];
+  }
+  /** Picks by weight; weights need not sum to 1. */
+  weighted<T>(items: readonly (readonly [T, number])[]): T {
+    const total = items.reduce((s, [, w]) => s + w, 0);
+    let r = this.next() * total;
+    for (const [item, w] of items) {
+      r -= w;
+      if (r < 0) return item;
+    }
+    return items[items.length - 1][0];
+  }
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = items.slice();
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(this.next() * (i + 1));
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  }
+  /** `n` distinct items (or all of them when fewer). */
+  sample<T>(items: readonly T[], n: number): T[] {
+    return this.shuffle(items).slice(0, Math.min(n, items.length));
+  }
+}
+
+/** A uuid-shaped id (version 5 layout) derived from a namespace and a key: stable across runs. */
+export function demoUuid(kind: string, key: string | number): string {
+  const h = createHash("sha1").update(`fashion-discovery-demo:${kind}:${key}`).digest("hex");
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function slugify(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/&/g, "and")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}

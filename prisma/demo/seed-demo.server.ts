@@ -1,0 +1,167 @@
+/**
+ * Demo data for local mode: wipes the demo rows and writes them again, identically every time
+ * (see ./generate.ts), and renders the garment images once into `<uploadsDir>/images/demo/`.
+ *
+ * Wiping truncates the catalogue, order, review, collection and event tables (with CASCADE, so
+ * rows that hang off products or orders, such as try-ons or import jobs, go too) and deletes the
+ * demo users and vendors. It never touches Shopify sessions, jobs, worker heartbeats, non-demo
+ * users and their tokens, or the migrations table.
+ */
+import type { PrismaClient } from "@prisma/client";
+import { hashPassword } from "../../app/services/passwords.server";
+import { buildDemoData, demoIdentityIds, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./generate";
+import { renderImages } from "./images.server";
+
+export interface SeedReport {
+  created: boolean;
+  counts: Record<string, number>;
+}
+
+export interface SeedOptions {
+  uploadsDir: string;
+  log?: { info: (o: object, msg?: string) => void };
+}
+
+/** Tables emptied before seeding (their dependants follow through CASCADE). */
+const DEMO_TABLES = [
+  "store_featured_products",
+  "user_favorite_stores",
+  "saved_products",
+  "collection_products",
+  "style_products",
+  "collections",
+  "styles",
+  "review_rating_summaries",
+  "review_invitations",
+  "review_dismissals",
+  "reviews",
+  "return_line_items",
+  "return_requests",
+  "returns",
+  "product_purchase_events",
+  "product_view_events",
+  "order_items",
+  "orders",
+  "product_images",
+  "product_variants",
+  "product_options",
+  "product_embeddings",
+  "product_companions",
+  "products",
+  "stores",
+  "vendor_payouts",
+];
+
+export async function countDemoData(db: PrismaClient): Promise<Record<string, number>> {
+  // Sequential on purpose: the embedded database serves one query at a time anyway.
+  const counts: Record<string, number> = {};
+  counts.products = await db.product.count();
+  counts.variants = await db.productVariant.count();
+  counts.images = await db.productImage.count();
+  counts.stores = await db.store.count();
+  counts.vendors = await db.vendor.count();
+  counts.users = await db.user.count();
+  counts.orders = await db.order.count();
+  counts.orderItems = await db.orderItem.count();
+  counts.reviews = await db.review.count();
+  counts.collections = await db.collection.count();
+  counts.styles = await db.style.count();
+  counts.companions = await db.productCompanion.count();
+  counts.viewEvents = await db.productViewEvent.count();
+  counts.purchaseEvents = await db.productPurchaseEvent.count();
+  return counts;
+}
+
+async function inBatches<T>(rows: T[], size: number, write: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += size) await write(rows.slice(i, i + size));
+}
+
+/** Tables a wipe must never reach (directly or through CASCADE). */
+const PROTECTED_TABLES = ["users", "auth_tokens", "vendors", "Session", "jobs", "worker_heartbeats", "_prisma_migrations", "webhook_deliveries", "email_outbox"];
+
+/**
+ * Every table TRUNCATE … CASCADE of DEMO_TABLES would empty: the tables themselves and, through
+ * foreign keys, everything that references them. Checked before wiping so that a future schema
+ * change (say, a users column referencing stores) fails loudly instead of emptying users.
+ */
+async function cascadeClosure(db: PrismaClient): Promise<string[]> {
+  const rows = await db.$queryRaw<{ relname: string }[]>`
+    WITH RECURSIVE dep(oid) AS (
+      SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = current_schema() AND c.relname = ANY(${DEMO_TABLES}::text[])
+      UNION
+      SELECT con.conrelid FROM pg_constraint con JOIN dep ON con.confrelid = dep.oid WHERE con.contype = 'f'
+    )
+    SELECT c.relname::text AS relname FROM pg_class c WHERE c.oid IN (SELECT oid FROM dep) ORDER BY 1`;
+  return rows.map((r) => r.relname);
+}
+
+async function wipeDemoData(db: PrismaClient, log?: SeedOptions["log"]): Promise<void> {
+  const { userIds, vendorIds, vendorHandles } = demoIdentityIds();
+  const closure = await cascadeClosure(db);
+  const reached = closure.filter((t) => PROTECTED_TABLES.includes(t));
+  if (reached.length > 0) {
+    throw new Error(`Refusing to wipe the demo data: TRUNCATE … CASCADE would also empty ${reached.join(", ")} (prisma/demo/seed-demo.server.ts)`);
+  }
+  const extra = closure.filter((t) => !DEMO_TABLES.includes(t));
+  if (extra.length > 0) log?.info({ tables: extra }, "demo data wipe also empties tables that reference the catalogue");
+  await db.$executeRawUnsafe(`TRUNCATE TABLE ${DEMO_TABLES.map((t) => `"${t}"`).join(", ")} CASCADE`);
+  await db.$executeRaw`DELETE FROM "users" WHERE "email" LIKE ${`%@${DEMO_EMAIL_DOMAIN}`} OR "id" = ANY(${userIds}::text[])`;
+  await db.$executeRaw`DELETE FROM "vendors" WHERE "id" = ANY(${vendorIds}::text[]) OR "handle" = ANY(${vendorHandles}::text[])`;
+}
+
+/** Wipes the demo data and writes it again; identical rows on every run. */
+export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise<SeedReport> {
+  const started = performance.now();
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const rows = buildDemoData(passwordHash);
+  const built = performance.now();
+
+  // Images first (CPU) — independent of the database.
+  const images = await renderImages(opts.uploadsDir, rows.imageJobs);
+
+  const dbStarted = performance.now();
+  await wipeDemoData(db, opts.log);
+  await db.vendor.createMany({ data: rows.vendors });
+  await db.user.createMany({ data: rows.users });
+  await db.store.createMany({ data: rows.stores });
+  await inBatches(rows.products, 400, (data) => db.product.createMany({ data }));
+  await inBatches(rows.options, 2000, (data) => db.productOption.createMany({ data }));
+  await inBatches(rows.variants, 1500, (data) => db.productVariant.createMany({ data }));
+  await inBatches(rows.images, 2000, (data) => db.productImage.createMany({ data }));
+  await inBatches(rows.companions, 1000, (data) => db.productCompanion.createMany({ data }));
+  await db.storeFeaturedProduct.createMany({ data: rows.featured });
+  await db.collection.createMany({ data: rows.collections });
+  await db.collectionProduct.createMany({ data: rows.collectionProducts });
+  await db.style.createMany({ data: rows.styles });
+  await db.styleProduct.createMany({ data: rows.styleProducts });
+  await db.order.createMany({ data: rows.orders });
+  await inBatches(rows.orderItems, 1000, (data) => db.orderItem.createMany({ data }));
+  await inBatches(rows.purchaseEvents, 2000, (data) => db.productPurchaseEvent.createMany({ data }));
+  await inBatches(rows.viewEvents, 4000, (data) => db.productViewEvent.createMany({ data }));
+  await inBatches(rows.reviews, 1000, (data) => db.review.createMany({ data }));
+  await db.reviewRatingSummary.createMany({ data: rows.summaries });
+  await db.savedProduct.createMany({ data: rows.savedProducts });
+  await db.userFavoriteStore.createMany({ data: rows.favoriteStores });
+  const dbMs = Math.round(performance.now() - dbStarted);
+
+  const counts = await countDemoData(db);
+  opts.log?.info(
+    {
+      counts,
+      ms: Math.round(performance.now() - started),
+      buildMs: Math.round(built - started),
+      dbMs,
+      images: images,
+    },
+    "demo data seeded",
+  );
+  return { created: true, counts };
+}
+
+/** Seeds only into an empty database (no products and no users). */
+export async function seedDemoDataIfEmpty(db: PrismaClient, opts: SeedOptions): Promise<SeedReport> {
+  const [products, users] = [await db.product.count(), await db.user.count()];
+  if (products > 0 || users > 0) return { created: false, counts: await countDemoData(db) };
+  return seedDemoData(db, opts);
+}

@@ -1,0 +1,183 @@
+/**
+ * The demo data: seeded into a fresh migrated database (PGlite, or PostgreSQL with
+ * TEST_DATABASE_URL; see tests/helpers/db.ts), it meets the catalogue minimums, its images
+ * exist and are real JPEGs, the demo accounts are right, and a second run produces the same rows
+ * while leaving non-demo data (sessions, jobs, other users and their tokens) alone.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import type { PrismaClient } from "@prisma/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PermissionNames } from "~/contract/permissions";
+import { verifyPassword } from "~/services/passwords.server";
+import { seedDemoData, seedDemoDataIfEmpty, type SeedReport } from "../../prisma/demo/seed-demo.server";
+import { createTestDatabase, type TestDatabase } from "../helpers/db";
+
+const TIMEOUT = 120_000;
+
+let database: TestDatabase;
+let db: PrismaClient;
+let uploadsDir: string;
+let first: SeedReport;
+
+/** Everything that must come out identical on every run (password hashes are salted, so not users). */
+async function snapshot(client: PrismaClient) {
+  const products = await client.product.findMany({ orderBy: { id: "asc" } });
+  const variants = await client.productVariant.findMany({ orderBy: { id: "asc" }, select: { id: true, product_id: true, title: true, price: true, compareAtPrice: true, inventory_quantity: true, color_hex: true, image_url: true } });
+  const orders = await client.order.findMany({ orderBy: { id: "asc" }, include: { items: { orderBy: { id: "asc" } } } });
+  const reviews = await client.review.findMany({ orderBy: { id: "asc" } });
+  const views = await client.productViewEvent.findMany({ orderBy: { id: "asc" } });
+  const users = await client.user.findMany({ where: { email: { endsWith: "@demo.local" } }, orderBy: { id: "asc" }, omit: { password_hash: true } });
+  return JSON.stringify({ products, variants, orders, reviews, views, users });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-uploads-"));
+}, TIMEOUT);
+
+afterAll(async () => {
+  await database?.close();
+  if (uploadsDir) fs.rmSync(uploadsDir, { recursive: true, force: true });
+});
+
+describe("demo data", () => {
+  it(
+    "seeds an empty database",
+    async () => {
+      first = await seedDemoDataIfEmpty(db, { uploadsDir });
+      expect(first.created).toBe(true);
+      const c = first.counts;
+      expect(c.products).toBeGreaterThanOrEqual(600);
+      expect(c.stores).toBeGreaterThanOrEqual(12);
+      expect(c.vendors).toBeGreaterThanOrEqual(6);
+      expect(c.variants).toBeGreaterThan(c.products * 2);
+      expect(c.images).toBeGreaterThanOrEqual(c.products * 2);
+      expect(c.users).toBeGreaterThanOrEqual(40);
+      expect(c.orders).toBeGreaterThanOrEqual(100);
+      expect(c.reviews).toBeGreaterThanOrEqual(400);
+      expect(c.collections).toBeGreaterThanOrEqual(6);
+      expect(c.styles).toBeGreaterThanOrEqual(6);
+      expect(await db.productCompanion.count()).toBe(c.products);
+    },
+    TIMEOUT,
+  );
+
+  it("covers menswear, womenswear and both, with consistent prices and stock", async () => {
+    const genders = await db.product.groupBy({ by: ["target_gender"], _count: { _all: true } });
+    const byGender = Object.fromEntries(genders.map((g) => [g.target_gender, g._count._all]));
+    expect(Object.keys(byGender).sort()).toEqual(["both", "menswear", "womenswear"]);
+    for (const g of ["menswear", "womenswear"]) expect(byGender[g] / first.counts.products).toBeGreaterThan(0.3);
+    expect(byGender.both / first.counts.products).toBeGreaterThan(0.1);
+
+    const inconsistent = await db.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM products p JOIN (
+        SELECT product_id, min(price) AS lo, max(price) AS hi, sum(inventory_quantity) AS inv, bool_or("availableForSale") AS avail
+        FROM product_variants GROUP BY product_id) v ON v.product_id = p.id
+      WHERE p."priceMin" <> v.lo OR p."priceMax" <> v.hi OR p."totalInventory" <> v.inv OR p."availableForSale" <> v.avail`;
+    expect(Number(inconsistent[0].n)).toBe(0);
+    expect(await db.product.count({ where: { availableForSale: false } })).toBeGreaterThan(0);
+    expect(await db.productVariant.count({ where: { availableForSale: false } })).toBeGreaterThan(0);
+    expect(await db.productVariant.count({ where: { compareAtPrice: { not: null } } })).toBeGreaterThan(0);
+
+    const variants = await db.productVariant.findMany({ select: { color_hex: true, selectedOptions: true } });
+    for (const v of variants) {
+      expect(v.color_hex).toMatch(/^#[0-9a-f]{6}$/i);
+      expect((v.selectedOptions as { name: string }[]).map((o) => o.name)).toEqual(["Color", "Size"]);
+    }
+    expect(await db.productOption.count()).toBe(first.counts.products * 2);
+  });
+
+  it("gives every product garment images that exist as 600 px wide JPEGs", async () => {
+    const products = await db.product.findMany({ select: { id: true, featuredImageUrl: true, images: { orderBy: { position: "asc" }, select: { url: true, altText: true } } } });
+    const files = new Set<string>();
+    for (const p of products) {
+      expect(p.images.length).toBeGreaterThanOrEqual(1);
+      expect(p.featuredImageUrl).toBe(p.images[0].url);
+      for (const img of p.images) {
+        expect(img.url).toMatch(/^\/uploads\/images\/demo\/[a-z0-9-]+\.jpg$/);
+        expect(img.altText).toBeTruthy();
+        files.add(img.url);
+      }
+    }
+    expect(files.size).toBeGreaterThan(100);
+    for (const url of files) {
+      const file = path.join(uploadsDir, url.replace(/^\/uploads\//, ""));
+      expect(fs.existsSync(file), file).toBe(true);
+      const meta = await sharp(file).metadata();
+      expect(meta.format).toBe("jpeg");
+      expect(meta.width).toBe(600);
+      expect(meta.height).toBe(800);
+    }
+    const variantImages = await db.productVariant.findMany({ distinct: ["image_url"], select: { image_url: true } });
+    for (const v of variantImages) expect(files.has(v.image_url!)).toBe(true);
+  });
+
+  it("creates the demo accounts", async () => {
+    const admin = await db.user.findUnique({ where: { email: "admin@demo.local" } });
+    const vendor = await db.user.findUnique({ where: { email: "vendor@demo.local" } });
+    const shopper = await db.user.findUnique({ where: { email: "shopper@demo.local" } });
+    expect(admin?.role).toBe("ADMIN");
+    expect([...admin!.permissions].sort()).toEqual([...PermissionNames].sort());
+    expect(vendor?.role).toBe("VENDOR");
+    expect(shopper?.role).toBe("SHOPPER");
+    expect((shopper!.metadata as { interests?: string }).interests).toBe("womenswear,minimalist");
+    for (const u of [admin!, vendor!, shopper!]) {
+      expect(u.auth_provider).toBe("password");
+      expect(await verifyPassword(u.password_hash, "demo-password")).toBe(true);
+    }
+    expect(vendor!.vendor_id).toBeTruthy();
+    const v = await db.vendor.findUnique({ where: { id: vendor!.vendor_id! }, include: { _count: { select: { stores: true } } } });
+    expect(v?.name).toBe("Northwind Atelier");
+    expect(v!._count.stores).toBeGreaterThanOrEqual(2);
+    expect(await db.order.count({ where: { user_id: shopper!.id } })).toBeGreaterThan(0);
+  });
+
+  it("has orders in every status, matching purchase events and consistent reviews", async () => {
+    const statuses = await db.orderItem.groupBy({ by: ["status"], _count: { _all: true } });
+    expect(statuses.map((s) => s.status).sort()).toEqual(["cancelled", "delivered", "fulfilled", "shipped", "unfulfilled"]);
+    const liveItems = await db.orderItem.count({ where: { status: { not: "cancelled" } } });
+    expect(await db.productPurchaseEvent.count()).toBe(liveItems);
+    expect(first.counts.viewEvents).toBeGreaterThan(2000);
+
+    const verified = await db.review.findMany({ where: { verified_buyer: true }, select: { user_id: true, product_id: true, shopify_order_id: true } });
+    expect(verified.length).toBeGreaterThan(0);
+    for (const r of verified) {
+      const bought = await db.orderItem.count({ where: { order_id: r.shopify_order_id!, product_id: r.product_id, status: { not: "cancelled" } } });
+      expect(bought).toBe(1);
+    }
+    const ratings = await db.review.groupBy({ by: ["rating"], _count: { _all: true } });
+    const count = (n: number) => ratings.find((r) => r.rating === n)?._count._all ?? 0;
+    expect(count(5)).toBeGreaterThan(count(1));
+    expect(await db.review.count({ where: { status: "pending" } })).toBeGreaterThan(0);
+    expect(await db.reviewRatingSummary.count({ where: { product_id: { not: null } } })).toBe(first.counts.products);
+    expect(await db.reviewRatingSummary.count({ where: { store_id: { not: null } } })).toBe(first.counts.stores);
+  });
+
+  it(
+    "re-seeds identically and leaves non-demo data alone",
+    async () => {
+      const before = await snapshot(db);
+      const outsider = await db.user.create({ data: { email: "someone@example.com", auth_provider: "password", auth_tokens: { create: { token_hash: "t-hash", expires_at: new Date(Date.now() + 86_400_000) } } } });
+      await db.session.create({ data: { id: "offline_demo.myshopify.com", shop: "demo.myshopify.com", state: "s", accessToken: "x" } });
+      await db.job.create({ data: { queue: "demo-test", payload: {} } });
+
+      const skipped = await seedDemoDataIfEmpty(db, { uploadsDir });
+      expect(skipped.created).toBe(false);
+      expect(skipped.counts.users).toBe(first.counts.users + 1);
+
+      const second = await seedDemoData(db, { uploadsDir });
+      expect(second.counts).toEqual({ ...first.counts, users: first.counts.users + 1 });
+      expect(await snapshot(db)).toBe(before);
+
+      expect(await db.user.findUnique({ where: { id: outsider.id } })).not.toBeNull();
+      expect(await db.authToken.count({ where: { user_id: outsider.id } })).toBe(1);
+      expect(await db.session.count()).toBe(1);
+      expect(await db.job.count({ where: { queue: "demo-test" } })).toBe(1);
+    },
+    TIMEOUT,
+  );
+});

@@ -4,7 +4,7 @@
  * embedded-admin paths are only used when COMMERCE_ADAPTER=shopify.
  */
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { getConfig } from "./config.server";
@@ -27,6 +27,7 @@ const shopify = shopifyApp({
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
   useOnlineTokens: true,
+  logger: { level: config.NODE_ENV === "test" ? LogSeverity.Error : LogSeverity.Info },
   future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
 });
 

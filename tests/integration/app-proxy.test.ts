@@ -1,0 +1,227 @@
+/**
+ * The App Proxy end to end, in-process: Shopify-signed requests to the proxy route
+ * (/proxy/api/*), the local stand-in for Shopify's proxy (/apps/fashion/*) and the local theme
+ * preview. The route modules read the app context and Prisma from globals, so both are set
+ * before the modules are imported.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { createTestApp, type TestApp } from "../helpers/app";
+import { setAppContext } from "../../app/context.server";
+import { setPrisma } from "../../app/db.server";
+import { resetConfigCache } from "../../app/config.server";
+import { signAppProxyQuery, signedAppProxySearchParams, appProxyMessage } from "../../app/services/app-proxy-signing.server";
+
+type RouteFn = (args: LoaderFunctionArgs) => Promise<Response> | Response;
+type RouteModule = { loader: RouteFn; action?: RouteFn };
+
+const SECRET = "local-mode-secret"; // shopify.server.ts in local mode (no SHOPIFY_API_SECRET)
+const ORIGIN = "http://localhost";
+
+let app: TestApp;
+let proxy: RouteModule;
+let apps: RouteModule;
+let preview: RouteModule;
+let previewAssets: RouteModule;
+
+/** Calls a loader/action; a thrown Response (Remix convention) is returned. */
+async function call(fn: RouteFn, request: Request, params: Record<string, string> = {}): Promise<Response> {
+  try {
+    return await fn({ request, params, context: { clientIp: "127.0.0.1" } } as LoaderFunctionArgs);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+const now = () => String(Math.floor(Date.now() / 1000));
+
+function proxyParams(extra: Record<string, string> = {}): Record<string, string> {
+  return { shop: "local.myshopify.com", logged_in_customer_id: "", path_prefix: "/apps/fashion", timestamp: now(), ...extra };
+}
+
+function signedProxyRequest(path: string, params: Record<string, string>, init?: RequestInit): Request {
+  const qs = new URLSearchParams({ ...params, signature: signAppProxyQuery(params, SECRET) });
+  return new Request(`${ORIGIN}/proxy${path}?${qs}`, init);
+}
+
+async function json(res: Response) {
+  const text = await res.text();
+  return text ? JSON.parse(text) : null;
+}
+
+beforeAll(async () => {
+  app = await createTestApp();
+  setAppContext(app.ctx);
+  setPrisma(app.database.db);
+  resetConfigCache();
+  proxy = (await import("../../app/routes/proxy.$")) as RouteModule;
+  apps = (await import("../../app/routes/apps.$")) as RouteModule;
+  preview = (await import("../../app/routes/theme-preview")) as unknown as RouteModule;
+  previewAssets = (await import("../../app/routes/theme-preview.assets.$")) as RouteModule;
+
+  await app.database.db.product.create({
+    data: {
+      id: "gid://shopify/Product/9001",
+      title: "Silk slip dress",
+      handle: "silk-slip-dress",
+      vendor: "Maison Test",
+      productType: "Dresses",
+      availableForSale: true,
+      featuredImageUrl: "https://cdn.example.com/dress.jpg",
+      featuredImageAltText: "Silk slip dress",
+      priceMin: "129.00",
+      priceMax: "149.00",
+      currencyCode: "EUR",
+      target_gender: "womenswear",
+      variants: {
+        create: [
+          { id: "gid://shopify/ProductVariant/90011", title: "Black / S", price: "129.00", currencyCode: "EUR", color_hex: "#000000", position: 0 },
+          { id: "gid://shopify/ProductVariant/90012", title: "Ivory / S", price: "149.00", currencyCode: "EUR", color_hex: "#fffff0", position: 1 },
+        ],
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  setPrisma(undefined);
+  await app?.close();
+});
+
+describe("signing helper", () => {
+  it("signs sorted key=value pairs without separators, multi-values joined by commas", () => {
+    expect(appProxyMessage({ shop: "s", b: ["2", "1"], a: "x", signature: "ignored" })).toBe("a=xb=2,1shop=s");
+    const qs = signedAppProxySearchParams(new URLSearchParams("b=2&b=1&a=x&shop=s&signature=old"), SECRET);
+    expect(qs.getAll("signature")).toEqual([signAppProxyQuery({ a: "x", b: ["2", "1"], shop: "s" }, SECRET)]);
+    expect(signAppProxyQuery({ a: "1" }, SECRET)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("proxy route (/proxy/*)", () => {
+  it("answers a correctly signed request with the API's JSON", async () => {
+    const res = await call(proxy.loader, signedProxyRequest("/api/products", proxyParams({ limit: "8", target_gender: "womenswear" })));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    const body = await json(res);
+    expect(body.products).toHaveLength(1);
+    expect(body.products[0]).toMatchObject({ handle: "silk-slip-dress", colorHexes: ["#000000", "#fffff0"], priceRange: { minVariantPrice: { amount: "129.00", currencyCode: "EUR" } } });
+  });
+
+  it("refuses a tampered signature", async () => {
+    const params = proxyParams({ limit: "8" });
+    const sig = signAppProxyQuery(params, SECRET);
+    const tampered = new URLSearchParams({ ...params, limit: "100", signature: sig });
+    const res = await call(proxy.loader, new Request(`${ORIGIN}/proxy/api/products?${tampered}`));
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+
+    const wrongKey = new URLSearchParams({ ...params, signature: signAppProxyQuery(params, "another-secret") });
+    expect((await call(proxy.loader, new Request(`${ORIGIN}/proxy/api/products?${wrongKey}`))).status).toBe(400);
+  });
+
+  it("refuses a request without signature", async () => {
+    const res = await call(proxy.loader, new Request(`${ORIGIN}/proxy/api/products?${new URLSearchParams(proxyParams())}`));
+    expect(res.status).toBe(400);
+  });
+
+  it("refuses a stale timestamp", async () => {
+    const res = await call(proxy.loader, signedProxyRequest("/api/products", proxyParams({ timestamp: String(Math.floor(Date.now() / 1000) - 3600) })));
+    expect(res.status).toBe(400);
+  });
+
+  it("maps logged_in_customer_id to one user, the same on every request", async () => {
+    const first = await call(proxy.loader, signedProxyRequest("/api/users/me", proxyParams({ logged_in_customer_id: "123" })));
+    expect(first.status).toBe(200);
+    const user = await json(first);
+    expect(user).toMatchObject({ id: expect.any(String), auth_provider: "shopify" });
+
+    const again = await call(proxy.loader, signedProxyRequest("/api/users/me", proxyParams({ logged_in_customer_id: "123" })));
+    expect(again.status).toBe(200);
+    expect((await json(again)).id).toBe(user.id);
+    expect(await app.database.db.user.count({ where: { shopify_customer_id: "123" } })).toBe(1);
+  });
+
+  it("treats an empty logged_in_customer_id as anonymous", async () => {
+    const res = await call(proxy.loader, signedProxyRequest("/api/users/me", proxyParams()));
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("local App Proxy stand-in (/apps/fashion/*)", () => {
+  it("signs and forwards to the proxy route", async () => {
+    const res = await call(apps.loader, new Request(`${ORIGIN}/apps/fashion/api/products?limit=8`), { "*": "fashion/api/products" });
+    expect(res.status).toBe(200);
+    expect((await json(res)).products.map((p: { handle: string }) => p.handle)).toEqual(["silk-slip-dress"]);
+  });
+
+  it("simulates the logged-in customer from the fd_preview_customer cookie only", async () => {
+    const viaCookie = await call(apps.loader, new Request(`${ORIGIN}/apps/fashion/api/users/me`, { headers: { cookie: "other=1; fd_preview_customer=123" } }));
+    expect(viaCookie.status).toBe(200);
+    const direct = await json(await call(proxy.loader, signedProxyRequest("/api/users/me", proxyParams({ logged_in_customer_id: "123" }))));
+    expect((await json(viaCookie)).id).toBe(direct.id);
+
+    // The caller cannot choose Shopify's parameters.
+    const spoofed = await call(apps.loader, new Request(`${ORIGIN}/apps/fashion/api/users/me?logged_in_customer_id=123&signature=abc&shop=x.myshopify.com`));
+    expect(spoofed.status).toBe(401);
+  });
+
+  it("forwards POST bodies and keeps cookies out, as Shopify does", async () => {
+    const res = await call(
+      apps.action!,
+      new Request(`${ORIGIN}/apps/fashion/api/users/guest`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+    );
+    expect([200, 201]).toContain(res.status);
+    expect((await json(res)).user.auth_provider).toBe("guest");
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("answers 404 outside /apps/fashion", async () => {
+    expect((await call(apps.loader, new Request(`${ORIGIN}/apps/other/api/products`))).status).toBe(404);
+    expect((await call(apps.loader, new Request(`${ORIGIN}/apps/fashion/not-api`))).status).toBe(404);
+  });
+});
+
+describe("theme preview (local mode)", () => {
+  it("serves a store page with the block markup", async () => {
+    const res = await call(preview.loader, new Request(`${ORIGIN}/theme-preview`));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).toContain("Demo store — theme preview");
+    expect(html).toMatch(/<div\s+class="fd-product-feed"\s+data-proxy-base="\/apps\/fashion"/);
+    expect(html).toContain('data-gender="both"');
+    expect(html).toContain('data-limit="8"');
+    expect(html).toContain('data-heading="New in"');
+    expect(html).toContain('<script src="/theme-preview/assets/fashion-blocks.js" defer></script>');
+    expect(html).toContain('href="/theme-preview/assets/fashion-blocks.css"');
+  });
+
+  it("serves only the two block assets", async () => {
+    const css = await call(previewAssets.loader, new Request(`${ORIGIN}/theme-preview/assets/fashion-blocks.css`), { "*": "fashion-blocks.css" });
+    expect(css.status).toBe(200);
+    expect(css.headers.get("content-type")).toMatch(/text\/css/);
+    expect(await css.text()).toContain(".fd-product-feed");
+    for (const name of ["../../package.json", "other.js", "", "fashion-blocks.js/x"]) {
+      expect((await call(previewAssets.loader, new Request(`${ORIGIN}/theme-preview/assets/x`), { "*": name })).status).toBe(404);
+    }
+  });
+
+  it("is 404 when a real Shopify store is configured", async () => {
+    const keys = { COMMERCE_ADAPTER: "shopify", SHOPIFY_API_KEY: "k", SHOPIFY_API_SECRET: "s", SHOPIFY_APP_URL: "https://app.example.com", SHOPIFY_SHOP: "x.myshopify.com" };
+    const saved = Object.fromEntries(Object.keys(keys).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, keys);
+    resetConfigCache();
+    try {
+      expect((await call(preview.loader, new Request(`${ORIGIN}/theme-preview`))).status).toBe(404);
+      expect((await call(previewAssets.loader, new Request(`${ORIGIN}/theme-preview/assets/fashion-blocks.css`), { "*": "fashion-blocks.css" })).status).toBe(404);
+      expect((await call(apps.loader, new Request(`${ORIGIN}/apps/fashion/api/products`))).status).toBe(404);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      resetConfigCache();
+    }
+  });
+});

@@ -60,8 +60,12 @@ export async function startServer(env: Record<string, string | undefined> = proc
     return res.sendFile(storefrontIndex);
   });
 
-  const server = await new Promise<import("node:http").Server>((resolve) => {
+  const server = await new Promise<import("node:http").Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    s.once("error", (e: NodeJS.ErrnoException) => {
+      void booted.shutdown();
+      reject(e.code === "EADDRINUSE" ? new Error(`Port ${config.PORT} is already in use: start with another one, e.g. PORT=${config.PORT + 1} npm start`) : e);
+    });
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -114,7 +118,7 @@ export async function main() {
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(`\n${e.message}\n\nSee the Configuration section of README.md.\n`);
-    } else console.error(e);
+    } else console.error(`\n  Could not start: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   }
 }

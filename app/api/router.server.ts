@@ -78,16 +78,21 @@ export function parseQuery(search: URLSearchParams): Record<string, unknown> {
   return out;
 }
 
+const MAX_JSON_BODY_BYTES = 5_000_000;
+
 async function readBody(request: Request): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   const length = request.headers.get("content-length");
   if (type.includes("multipart/form-data")) return request.formData();
+  const tooLarge = () => new ApiError(413, "The request body is too large");
+  if (length && Number(length) > MAX_JSON_BODY_BYTES) throw tooLarge();
   const text = await request.text();
   if (!text.trim()) return {};
   if (type && !type.includes("application/json") && !type.includes("+json")) {
     throw new ApiError(415, "Send the request body as application/json");
   }
-  if (length && Number(length) > 5_000_000) throw new ApiError(413, "The request body is too large");
+  // A chunked body has no content-length: check what actually arrived.
+  if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) throw tooLarge();
   try {
     return JSON.parse(text);
   } catch {
@@ -152,7 +157,6 @@ export function createApiHandler(handlers: AllHandlers) {
       }
       const def = route.def;
       const match = route.regex.exec(apiPath)!;
-      const rawParams = Object.fromEntries(route.paramNames.map((n, i) => [n, decodeURIComponent(match[i + 1])]));
 
       const auth = meta.auth ?? (await authenticateRequest(ctx, request));
       userId = auth.user?.id;
@@ -166,9 +170,19 @@ export function createApiHandler(handlers: AllHandlers) {
         }
       }
 
+      const decode = (v: string) => {
+        try {
+          return decodeURIComponent(v);
+        } catch {
+          throw new ApiError(400, "The path is not valid URL encoding");
+        }
+      };
+      const rawParams = Object.fromEntries(route.paramNames.map((n, i) => [n, decode(match[i + 1])]));
+
       const parse = (schema: z.ZodType | undefined, value: unknown, where: string) => {
         if (!schema) return undefined;
-        const r = schema.safeParse(value);
+        // reportInput: tells "missing" from "present but of the wrong type" (issueMessage).
+        const r = schema.safeParse(value, { reportInput: true });
         if (!r.success) throw validationError(r.error, where);
         return r.data;
       };

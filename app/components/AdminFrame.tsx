@@ -101,4 +101,4 @@ function LocalFrame({ nav, user, children }: { nav: { label: string; url: string
   );
 }
 
-const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="280" height="56" viewBox="0 0 280 56"><text x="0" y="38" font-family="Helvetica,Arial,sans-serif" font-size="28" font-weight="700" fill="#303030">Fashion Discovery</text></svg>`;
+const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="280" height="56" viewBox="0 0 280 56"><text x="0" y="38" font-family="Helvetica,Arial,sans-serif" font-size="28" font-weight="700" fill="#f1f1f1">Fashion Discovery</text></svg>`;

@@ -35,7 +35,8 @@ export type User = z.output<typeof UserSchema>;
 
 export const AuthResult = z.object({ user: UserSchema, token: z.string() });
 
-const Email = z.email("Enter a valid email address").trim().toLowerCase().max(254);
+// Trim and lower-case first, then check the format (z.email().trim() checks before trimming).
+const Email = z.string().trim().toLowerCase().max(254).check(z.email("Enter a valid email address"));
 const Password = z.string().min(8, "Password must be at least 8 characters").max(200);
 const Name = z.string().trim().max(100);
 

@@ -4,7 +4,7 @@
  * worker runs in the web process. Kept small and in-house because it must run identically on the
  * embedded PGlite (one connection at a time, no LISTEN/NOTIFY through the socket) and on PostgreSQL.
  */
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 
 export interface EnqueueOptions {
@@ -36,24 +36,34 @@ export const backoffMs = (attempt: number) => Math.min(600_000, 1000 * 2 ** atte
 export function createJobQueue(db: Db): JobQueue {
   return {
     async enqueue(queue, payload, opts = {}) {
-      if (opts.dedupeKey) {
-        const existing = await db.job.findUnique({ where: { dedupe_key: opts.dedupeKey } });
-        if (existing && (existing.status === "queued" || existing.status === "running")) return { id: existing.id };
-        if (existing) await db.job.update({ where: { id: existing.id }, data: { dedupe_key: null } });
+      for (let attempt = 0; ; attempt++) {
+        if (opts.dedupeKey) {
+          const existing = await db.job.findUnique({ where: { dedupe_key: opts.dedupeKey } });
+          if (existing && (existing.status === "queued" || existing.status === "running")) return { id: existing.id };
+          if (existing) await db.job.updateMany({ where: { id: existing.id, dedupe_key: opts.dedupeKey }, data: { dedupe_key: null } });
+        }
+        try {
+          const job = await db.job.create({
+            data: { queue, payload, run_at: opts.runAt ?? new Date(), max_attempts: opts.maxAttempts ?? 5, dedupe_key: opts.dedupeKey },
+          });
+          return { id: job.id };
+        } catch (e) {
+          // A concurrent enqueue with the same key won: look again and answer with its job.
+          const duplicate = e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
+          if (!opts.dedupeKey || !duplicate || attempt >= 3) throw e;
+        }
       }
-      const job = await db.job.create({
-        data: { queue, payload, run_at: opts.runAt ?? new Date(), max_attempts: opts.maxAttempts ?? 5, dedupe_key: opts.dedupeKey },
-      });
-      return { id: job.id };
     },
 
     async claim(workerId, queues) {
       if (queues.length === 0) return null;
+      // Prisma keeps DateTime columns as UTC in `timestamp` (no zone): compare and write UTC,
+      // whatever the session's TimeZone setting is.
       const rows = await db.$queryRaw<ClaimedJob[]>`
-        UPDATE jobs SET status = 'running', locked_at = now(), locked_by = ${workerId}, attempts = attempts + 1, updated_at = now()
+        UPDATE jobs SET status = 'running', locked_at = (now() AT TIME ZONE 'UTC'), locked_by = ${workerId}, attempts = attempts + 1, updated_at = (now() AT TIME ZONE 'UTC')
         WHERE id = (
           SELECT id FROM jobs
-          WHERE status = 'queued' AND run_at <= now() AND queue = ANY(${queues}::text[])
+          WHERE status = 'queued' AND run_at <= (now() AT TIME ZONE 'UTC') AND queue = ANY(${queues}::text[])
           ORDER BY run_at, created_at
           FOR UPDATE SKIP LOCKED
           LIMIT 1

@@ -6,7 +6,10 @@
 // `/apps/<subpath>` and `/theme-preview` serve the local simulation of the App Proxy and the theme (local mode only).
 const REMIX_PREFIXES = ["/app", "/auth", "/webhooks", "/api", "/proxy", "/apps", "/theme-preview"];
 
-export function isRemixRequest(pathname: string, search: URLSearchParams): boolean {
+export function isRemixRequest(rawPathname: string, search: URLSearchParams): boolean {
+  // Remix single-fetch asks for a route's data at `<path>.data` (`/_root.data` for "/").
+  if (rawPathname === "/_root.data") return true;
+  const pathname = rawPathname.endsWith(".data") ? rawPathname.slice(0, -5) : rawPathname;
   if (REMIX_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return true;
   // Shopify opens the app at its URL with shop/host parameters: that is the embedded admin.
   if (pathname === "/" && (search.has("shop") || search.has("host") || search.has("embedded"))) return true;

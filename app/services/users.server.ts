@@ -131,6 +131,9 @@ export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guest
     const tryOns = (await tx.tryOn.updateMany({ where: from, data: to })).count;
     const collections = (await tx.userCollection.updateMany({ where: from, data: to })).count;
     const clones = (await tx.clone.updateMany({ where: from, data: to })).count;
+    // What hangs off the moved clones goes with them (deleting the guest would cascade it away).
+    await tx.cloneTrainingJob.updateMany({ where: from, data: to });
+    await tx.outfit.updateMany({ where: from, data: to });
     await tx.user.delete({ where: { id: guest.id } });
     return { savedProducts, favoriteStores, tryOns, savedTryOns, collections, clones };
   });

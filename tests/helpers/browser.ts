@@ -4,14 +4,13 @@
  * without the App Bridge script.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 export const ARTEFACTS_DIR = path.resolve("test-results", "e2e");
 
 export async function launchBrowser(): Promise<{ browser: Browser; context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-chromium-"));
+  // playwright gives each launch a fresh, temporary profile (the "fresh user-data dir" of STACK.md).
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
@@ -23,7 +22,6 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
-      `--user-data-dir=${userDataDir}`,
     ],
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -35,7 +33,6 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
     page,
     async close() {
       await browser.close();
-      fs.rmSync(userDataDir, { recursive: true, force: true });
     },
   };
 }

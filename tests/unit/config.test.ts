@@ -1,0 +1,156 @@
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ConfigError, getConfig, loadConfig, resetConfigCache } from "../../app/config.server";
+import { pgConfigFromUrl } from "../../app/lib/pg-url";
+
+const PROD = { APP_MODE: "production", DATABASE_URL: "postgresql://u:p@db.example.com/app", APP_SECRET: "s".repeat(32), APP_URL: "https://shop.example.com" };
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as ConfigError).problems;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("needs nothing in local mode and fills the defaults", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      APP_MODE: "local",
+      NODE_ENV: "development",
+      PORT: 3000,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      WORKER: "inline",
+      COMMERCE_ADAPTER: "local",
+      STORAGE_ADAPTER: "local",
+      IMAGE_AI_ADAPTER: "local",
+      VECTOR_ADAPTER: "pgvector",
+      EMAIL_ADAPTER: "outbox",
+      LLM_ADAPTER: "local",
+      TAOBAO_ADAPTER: "local",
+    });
+    expect(c.DATA_DIR).toBe(path.resolve(".data"));
+    expect(path.isAbsolute(c.DATA_DIR)).toBe(true);
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.APP_SECRET).toBeUndefined();
+  });
+
+  it("parses PORT and resolves DATA_DIR", () => {
+    const c = loadConfig({ PORT: "8080", DATA_DIR: "some/dir" });
+    expect(c.PORT).toBe(8080);
+    expect(c.DATA_DIR).toBe(path.resolve("some/dir"));
+    expect(problemsOf({ PORT: "eighty" })[0]).toMatch(/^PORT: /);
+    expect(problemsOf({ PORT: "70000" })[0]).toMatch(/^PORT: /);
+    expect(problemsOf({ PORT: "80.5" })[0]).toMatch(/^PORT: /);
+  });
+
+  it("treats empty and blank values as unset", () => {
+    const c = loadConfig({ DATABASE_URL: "", APP_URL: "   ", SHOPIFY_API_KEY: "" });
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.APP_URL).toBeUndefined();
+    expect(c.SHOPIFY_API_KEY).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: " postgresql://x/y " }).DATABASE_URL).toBe("postgresql://x/y");
+  });
+
+  it("production mode needs DATABASE_URL, APP_SECRET and APP_URL, all reported at once", () => {
+    const problems = problemsOf({ APP_MODE: "production" });
+    expect(problems).toHaveLength(3);
+    expect(problems.join("\n")).toContain("DATABASE_URL is required in production mode");
+    expect(problems.join("\n")).toContain("APP_SECRET is required in production mode");
+    expect(problems.join("\n")).toContain("APP_URL is required in production mode");
+
+    let error: unknown;
+    try {
+      loadConfig({ APP_MODE: "production", DATABASE_URL: "" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/^Invalid configuration:/);
+    for (const k of ["DATABASE_URL", "APP_SECRET", "APP_URL"]) expect((error as Error).message).toContain(`  - ${k}: `);
+
+    expect(loadConfig(PROD).APP_MODE).toBe("production");
+  });
+
+  it("rejects a short APP_SECRET in any mode", () => {
+    expect(problemsOf({ ...PROD, APP_SECRET: "too-short" })).toEqual(["APP_SECRET: APP_SECRET must be at least 32 characters"]);
+    expect(problemsOf({ APP_SECRET: "x".repeat(31) })).toHaveLength(1);
+    expect(loadConfig({ APP_SECRET: "x".repeat(32) }).APP_SECRET).toHaveLength(32);
+  });
+
+  it("COMMERCE_ADAPTER=shopify needs the Shopify keys", () => {
+    const problems = problemsOf({ COMMERCE_ADAPTER: "shopify" });
+    expect(problems.map((p) => p.split(":")[0]).sort()).toEqual(["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "SHOPIFY_SHOP"]);
+    for (const p of problems) expect(p).toContain("when COMMERCE_ADAPTER=shopify");
+
+    const c = loadConfig({
+      COMMERCE_ADAPTER: "shopify",
+      SHOPIFY_API_KEY: "key",
+      SHOPIFY_API_SECRET: "secret",
+      SHOPIFY_APP_URL: "https://app.example.com",
+      SHOPIFY_SHOP: "demo.myshopify.com",
+    });
+    expect(c.COMMERCE_ADAPTER).toBe("shopify");
+  });
+
+  it("every adapter's required settings are checked, and problems from several areas add up", () => {
+    const problems = problemsOf({ ...PROD, APP_SECRET: "", STORAGE_ADAPTER: "s3", IMAGE_AI_ADAPTER: "fal", EMAIL_ADAPTER: "smtp", LLM_ADAPTER: "openai" });
+    const keys = problems.map((p) => p.split(":")[0]).sort();
+    expect(keys).toEqual(["APP_SECRET", "FAL_KEY", "OPENAI_API_KEY", "S3_ACCESS_KEY_ID", "S3_BUCKET", "S3_REGION", "S3_SECRET_ACCESS_KEY", "SMTP_URL"]);
+    expect(problemsOf({ VECTOR_ADAPTER: "pinecone" }).map((p) => p.split(":")[0]).sort()).toEqual(["PINECONE_API_KEY", "PINECONE_INDEX_HOST"]);
+    expect(problemsOf({ TAOBAO_ADAPTER: "http", TAOBAO_API_KEY: "k" })).toEqual(["TAOBAO_API_URL: TAOBAO_API_URL is required when TAOBAO_ADAPTER=http"]);
+  });
+
+  it("rejects unknown enum values", () => {
+    expect(problemsOf({ APP_MODE: "staging" })[0]).toMatch(/^APP_MODE: /);
+    expect(problemsOf({ STORAGE_ADAPTER: "ftp" })[0]).toMatch(/^STORAGE_ADAPTER: /);
+    expect(problemsOf({ LOG_LEVEL: "loud" })[0]).toMatch(/^LOG_LEVEL: /);
+  });
+});
+
+describe("getConfig", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetConfigCache();
+  });
+
+  it("reads process.env once, until the cache is reset", () => {
+    vi.stubEnv("PORT", "4123");
+    resetConfigCache();
+    expect(getConfig().PORT).toBe(4123);
+    vi.stubEnv("PORT", "4124");
+    expect(getConfig().PORT).toBe(4123);
+    resetConfigCache();
+    expect(getConfig().PORT).toBe(4124);
+  });
+});
+
+describe("pgConfigFromUrl", () => {
+  it("reads host, port, credentials and database", () => {
+    expect(pgConfigFromUrl("postgresql://ann:s%40cret@db.example.com:6543/shop%20db")).toEqual({
+      host: "db.example.com",
+      port: 6543,
+      user: "ann",
+      password: "s@cret",
+      database: "shop db",
+      ssl: undefined,
+    });
+  });
+
+  it("defaults the port, user and database", () => {
+    expect(pgConfigFromUrl("postgresql://localhost")).toMatchObject({ host: "localhost", port: 5432, user: "postgres", password: undefined, database: "postgres" });
+  });
+
+  it("takes a unix socket directory from ?host= and ssl from sslmode", () => {
+    expect(pgConfigFromUrl(`postgresql://postgres@localhost:5432/postgres?host=${encodeURIComponent("/tmp/fdpg-1")}&sslmode=disable`)).toMatchObject({
+      host: "/tmp/fdpg-1",
+      ssl: undefined,
+    });
+    expect(pgConfigFromUrl("postgresql://u@h/d?sslmode=require").ssl).toBe(true);
+    expect(pgConfigFromUrl("postgresql://u@h/d?sslmode=verify-full").ssl).toBe(true);
+  });
+});

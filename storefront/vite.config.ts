@@ -39,6 +39,13 @@ export default defineConfig({
     outDir: path.join(repo, "build", "storefront"),
     emptyOutDir: true,
     assetsDir: "sf-assets",
+    rollupOptions: {
+      // zod ships comments Rollup cannot place; the warning is harmless and drowns real ones.
+      onwarn(warning, warn) {
+        if (warning.code === "INVALID_ANNOTATION") return;
+        warn(warning);
+      },
+    },
     sourcemap: true,
     target: "es2020",
   },

@@ -7,8 +7,9 @@
 const REMIX_PREFIXES = ["/app", "/auth", "/webhooks", "/api", "/proxy", "/apps", "/theme-preview"];
 
 export function isRemixRequest(rawPathname: string, search: URLSearchParams): boolean {
-  // Remix single-fetch asks for a route's data at `<path>.data` (`/_root.data` for "/").
-  if (rawPathname === "/_root.data") return true;
+  // Remix single-fetch asks for a route's data at `<path>.data` (`/_root.data` for "/"), and lazy
+  // route discovery for the route manifest at `/__manifest`.
+  if (rawPathname === "/_root.data" || rawPathname === "/__manifest") return true;
   const pathname = rawPathname.endsWith(".data") ? rawPathname.slice(0, -5) : rawPathname;
   if (REMIX_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return true;
   // Shopify opens the app at its URL with shop/host parameters: that is the embedded admin.

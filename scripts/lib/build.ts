@@ -42,8 +42,10 @@ export function ensureBuild(opts: { force?: boolean; quiet?: boolean } = {}): vo
     [bin("vite"), ["build", "--config", "storefront/vite.config.ts"]],
     [bin("vite"), ["build", "--config", "extensions/theme-blocks/vite.config.ts"]],
   ];
+  // vite.config.ts leaves the Remix plugin out under vitest; a build started from a test run must not inherit that.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST") && k !== "NODE_ENV" && k !== "TEST"));
   for (const [cmd, args] of steps) {
-    const r = spawnSync(cmd, args, { cwd: root, stdio: opts.quiet ? "pipe" : ["ignore", "ignore", "inherit"], encoding: "utf8" });
+    const r = spawnSync(cmd, args, { cwd: root, env, stdio: opts.quiet ? "pipe" : ["ignore", "ignore", "inherit"], encoding: "utf8" });
     if (r.status !== 0) {
       if (opts.quiet) process.stderr.write(`${r.stdout ?? ""}${r.stderr ?? ""}`);
       throw new Error(`Build step failed: ${path.basename(cmd)} ${args.join(" ")}`);

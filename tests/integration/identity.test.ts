@@ -399,6 +399,19 @@ describe("merge guest into account", () => {
     expect(missing.status).toBe(400);
   });
 
+  it("happens on login when the caller still holds a guest session (browser cookie)", async () => {
+    const db = app.database.db;
+    const { products } = await catalogue();
+    const u = await registered();
+    const g = await guest();
+    await db.savedProduct.create({ data: { user_id: g.user.id, product_id: products[0].id } });
+    const res = await call("POST", "/auth/login", { headers: { cookie: `fd_session=${g.token}` }, body: { email: u.user.email, password: PASSWORD } });
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(u.user.id);
+    expect(await db.savedProduct.count({ where: { user_id: u.user.id, product_id: products[0].id } })).toBe(1);
+    expect(await db.user.count({ where: { id: g.user.id } })).toBe(0);
+  });
+
   it("is refused to a guest caller", async () => {
     const a = await guest();
     const b = await guest();

@@ -27,6 +27,7 @@ describe("isRemixRequest", () => {
     "/app.data",
     "/app/admins.data?role=ADMIN",
     "/_root.data",
+    "/__manifest?p=%2Fapp%2Fvendor&version=abc",
   ])("%s goes to the Remix app", (url) => {
     expect(route(url)).toBe("remix");
   });

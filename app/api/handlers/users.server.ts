@@ -17,7 +17,15 @@ export const usersHandlers: HandlersFor<typeof usersEndpoints> = {
   createGuest: async ({ ctx, request, headers }) => withSession(headers, request, await users.createGuest(deps(ctx))),
   upgradeToLead: async ({ ctx, auth, input }) => users.toUserDto(await users.upgradeToLead(deps(ctx), auth.user!, input.body)),
   register: async ({ ctx, auth, input, request, headers }) => withSession(headers, request, await users.register(deps(ctx), auth.user, input.body)),
-  login: async ({ ctx, input, request, headers }) => withSession(headers, request, await users.login(deps(ctx), input.body)),
+  login: async ({ ctx, auth, input, request, headers, log }) => {
+    const result = await users.login(deps(ctx), input.body);
+    // A shopper who browsed as a guest and then signs in keeps what they did as a guest: the
+    // browser holds only the guest's httpOnly cookie, so the server merges it here.
+    if (auth.user && auth.token && auth.user.id !== result.user.id && (auth.user.auth_provider === "guest" || auth.user.auth_provider === "lead")) {
+      await users.mergeGuestIntoMe(deps(ctx), result.user, auth.token).catch((e: unknown) => log.warn({ err: e }, "guest merge on login failed"));
+    }
+    return withSession(headers, request, result);
+  },
   logout: async ({ ctx, auth, request, headers }) => {
     await users.logout(deps(ctx), auth.token);
     headers.append("set-cookie", clearSessionCookie(isSecureRequest(request)));

@@ -1,0 +1,11 @@
+import { launchBrowser } from "../tests/helpers/browser";
+const b = await launchBrowser();
+b.page.on("console", (m) => console.log("console:", m.text()));
+await b.page.goto("http://127.0.0.1:3457/app/login");
+await b.page.getByLabel("Email").fill("vendor@demo.local");
+await b.page.getByLabel("Password").fill("demo-password");
+await b.page.getByRole("button", { name: "Sign in" }).click();
+await b.page.waitForTimeout(4000);
+console.log(b.page.url());
+await b.page.screenshot({ path: "/tmp/vendor.png" });
+await b.close();

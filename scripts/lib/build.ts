@@ -43,7 +43,7 @@ export function ensureBuild(opts: { force?: boolean; quiet?: boolean } = {}): vo
     [bin("vite"), ["build", "--config", "extensions/theme-blocks/vite.config.ts"]],
   ];
   // vite.config.ts leaves the Remix plugin out under vitest; a build started from a test run must not inherit that.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST") && k !== "NODE_ENV" && k !== "TEST"));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST") && k !== "NODE_ENV" && k !== "TEST")) as NodeJS.ProcessEnv;
   for (const [cmd, args] of steps) {
     const r = spawnSync(cmd, args, { cwd: root, env, stdio: opts.quiet ? "pipe" : ["ignore", "ignore", "inherit"], encoding: "utf8" });
     if (r.status !== 0) {

@@ -8,6 +8,7 @@ import type { Logger } from "~/lib/logger.server";
 import { createRateLimiter, type RateLimiter } from "~/api/rate-limit.server";
 import { createStorage, type StoragePort } from "~/providers/storage.server";
 import { createJobQueue, type JobQueue } from "~/jobs/queue.server";
+import { createEmail, type EmailPort } from "~/providers/email.server";
 
 export interface AppContext {
   config: AppConfig;
@@ -16,6 +17,7 @@ export interface AppContext {
   authRateLimiter: RateLimiter;
   storage: StoragePort;
   queue: JobQueue;
+  email: EmailPort;
 }
 
 export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number } }): AppContext {
@@ -26,6 +28,7 @@ export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger;
     authRateLimiter: createRateLimiter(deps.authRateLimit ?? { points: 30, durationSeconds: 60 }),
     storage: createStorage(deps.config),
     queue: createJobQueue(deps.db),
+    email: createEmail(deps.config),
   };
 }
 

@@ -12,6 +12,7 @@ import { getAppContext } from "~/context.server";
 import { ApiError } from "~/api/errors.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createAdmin, listAdmins, updatePermissions } from "~/services/users.server";
+import { identityDeps } from "~/services/identity-deps.server";
 
 const ROLE_TABS = [
   { id: "all", content: "All staff", roles: undefined },
@@ -47,7 +48,7 @@ type ActionResult = { ok: true; message: string } | { ok: false; error: string }
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   const { user } = await requireAdmin(request, "admins.manage");
   const ctx = getAppContext();
-  const deps = { db: ctx.db, mode: ctx.config.APP_MODE };
+  const deps = identityDeps(ctx);
   const form = await request.formData();
   try {
     if (form.get("intent") === "create") {

@@ -8,12 +8,16 @@ import { DEFAULT_ADMIN_PERMISSIONS, type Permission } from "~/contract/permissio
 import { ApiError, badRequest, conflict, forbidden, notFound } from "~/api/errors.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { issueToken, resolveToken, revokeToken } from "./tokens.server";
+import { staffInvitationEmail, type OutgoingEmail } from "./email.server";
 
 export const DEMO_EMAIL_DOMAIN = "@demo.local";
 
 export interface IdentityDeps {
   db: Db;
   mode: "local" | "production";
+  /** Queues an email (the email port delivers it from the job worker). */
+  queueEmail?: (email: OutgoingEmail) => Promise<unknown>;
+  appUrl?: string;
 }
 
 export async function createGuest({ db }: IdentityDeps): Promise<{ user: User; token: string }> {
@@ -160,7 +164,7 @@ export async function listAdmins({ db }: IdentityDeps, roles?: Role[]): Promise<
 }
 
 export async function createAdmin(
-  { db }: IdentityDeps,
+  { db, queueEmail, appUrl }: IdentityDeps,
   input: { email: string; first_name: string; last_name: string; role: Role; vendor_id?: string; permissions?: Permission[]; send_email: boolean },
 ): Promise<{ user: User; invitationSent: boolean }> {
   if (input.role === "VENDOR") {
@@ -180,9 +184,12 @@ export async function createAdmin(
   };
   // An existing shopper account is promoted rather than duplicated.
   const user = existing ? await db.user.update({ where: { id: existing.id }, data }) : await db.user.create({ data: { ...data, auth_provider: "password" } });
-  // The invitation email is sent through the email port once notifications land (issue: notifications);
-  // until then it is not sent, and the answer says so.
-  return { user, invitationSent: false };
+  let invitationSent = false;
+  if (input.send_email && queueEmail && (user.role === "ADMIN" || user.role === "VENDOR")) {
+    await queueEmail(staffInvitationEmail({ email: input.email, firstName: input.first_name, role: user.role, appUrl: appUrl ?? "" }));
+    invitationSent = true;
+  }
+  return { user, invitationSent };
 }
 
 export async function getPermissions({ db }: IdentityDeps, userId: string) {

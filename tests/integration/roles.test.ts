@@ -1,3 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
+import { startWorker } from "../../app/jobs/worker.server";
+import { jobHandlers } from "../../app/jobs/handlers.server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { access, endpoint } from "../../app/contract/endpoint";
@@ -193,14 +197,33 @@ describe("admin user management", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("does not send an invitation when send_email is false", async () => {
+    const res = await app.api("POST", "/users/admin/admins", {
+      token: manager.token,
+      body: { email: "quiet.admin@example.test", first_name: "Quiet", last_name: "Admin", send_email: false },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.invitationSent).toBe(false);
+    expect(await app.database.db.emailOutbox.count({ where: { to: "quiet.admin@example.test" } })).toBe(0);
+  });
+
   it("creates an admin with the defaults", async () => {
     const res = await app.api("POST", "/users/admin/admins", {
       token: manager.token,
       body: { email: "New.Admin@Example.test", first_name: "New", last_name: "Admin" },
     });
     expect(res.status).toBe(201);
-    expect(res.body.invitationSent).toBe(false);
+    expect(res.body.invitationSent).toBe(true);
     expect(res.body.user).toMatchObject({ email: "new.admin@example.test", role: "ADMIN", first_name: "New", last_name: "Admin", vendor_id: null });
+    // send_email defaults to true: the invitation is queued, and the worker delivers it to the outbox.
+    const queued = await app.database.db.emailOutbox.findFirstOrThrow({ where: { to: "new.admin@example.test", kind: "staff_invitation" } });
+    expect(queued.status).toBe("queued");
+    await startWorker(app.ctx, jobHandlers, { autoStart: false }).drain();
+    expect((await app.database.db.emailOutbox.findUniqueOrThrow({ where: { id: queued.id } })).status).toBe("sent");
+    const files = fs.readdirSync(path.join(app.dataDir, "outbox"));
+    const record = JSON.parse(fs.readFileSync(path.join(app.dataDir, "outbox", files.find((f) => f.endsWith(".json"))!), "utf8"));
+    expect(record).toMatchObject({ to: "new.admin@example.test", subject: "You have access to Fashion Discovery" });
+    expect(record.text).toContain("new.admin@example.test");
     expect([...res.body.user.permissions].sort()).toEqual([...DEFAULT_ADMIN_PERMISSIONS].sort());
     expect(res.body.user.permissions).not.toContain("admins.manage");
     expect(JSON.stringify(res.body)).not.toContain("password_hash");

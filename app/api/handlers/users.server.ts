@@ -2,11 +2,12 @@ import type { User } from "@prisma/client";
 import type { usersEndpoints } from "~/contract/users";
 import type { AppContext } from "~/context.server";
 import * as users from "~/services/users.server";
+import { identityDeps } from "~/services/identity-deps.server";
 import { TOKEN_TTL_DAYS } from "~/services/tokens.server";
 import { clearSessionCookie, isSecureRequest, sessionCookie } from "../auth.server";
 import type { HandlersFor } from "../router.server";
 
-const deps = (ctx: AppContext): users.IdentityDeps => ({ db: ctx.db, mode: ctx.config.APP_MODE });
+const deps = (ctx: AppContext): users.IdentityDeps => identityDeps(ctx);
 
 function withSession(headers: Headers, request: Request, result: { user: User; token: string }) {
   headers.append("set-cookie", sessionCookie(result.token, { secure: isSecureRequest(request), maxAgeSeconds: TOKEN_TTL_DAYS * 86_400 }));

@@ -1,0 +1,13 @@
+import type { AppContext } from "~/context.server";
+import type { IdentityDeps } from "./users.server";
+import { queueEmail } from "./email.server";
+
+/** Identity services' dependencies from the app context (API handlers and admin pages alike). */
+export function identityDeps(ctx: AppContext): IdentityDeps {
+  return {
+    db: ctx.db,
+    mode: ctx.config.APP_MODE,
+    queueEmail: (email) => queueEmail(ctx, email),
+    appUrl: ctx.config.SHOPIFY_APP_URL ?? ctx.config.APP_URL ?? `http://localhost:${ctx.config.PORT}`,
+  };
+}

@@ -1,15 +1,40 @@
 /**
- * Every endpoint of the API, by a stable name. Areas add their own `*Endpoints` object here.
+ * Every endpoint of the API, by a stable name. Each area declares its own `*Endpoints` object in
+ * its file and is listed once in `areas` below; names and method+path pairs must be unique
+ * across areas (checked at load, and by tests/unit/contract.test.ts).
  */
+import type { EndpointDef } from "./endpoint";
 import { usersEndpoints } from "./users";
 import { productsEndpoints } from "./products";
 import { systemEndpoints } from "./system";
 
-export const endpoints = {
-  ...systemEndpoints,
-  ...usersEndpoints,
-  ...productsEndpoints,
+const areas = {
+  system: systemEndpoints,
+  users: usersEndpoints,
+  products: productsEndpoints,
 };
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type Merged = UnionToIntersection<(typeof areas)[keyof typeof areas]>;
+
+export function mergeAreas(list: Record<string, Record<string, EndpointDef>>): Record<string, EndpointDef> {
+  const out: Record<string, EndpointDef> = {};
+  const routes = new Map<string, string>();
+  for (const [area, defs] of Object.entries(list)) {
+    for (const [name, def] of Object.entries(defs)) {
+      if (out[name]) throw new Error(`Endpoint name "${name}" of area "${area}" is already used`);
+      const key = `${def.method} ${def.path.replace(/\{\w+\}/g, "{}")}`;
+      const other = routes.get(key);
+      if (other) throw new Error(`${key} is declared twice: "${other}" and "${name}"`);
+      routes.set(key, name);
+      out[name] = def;
+    }
+  }
+  return out;
+}
+
+export const endpoints = mergeAreas(areas) as Merged;
+export const endpointAreas = areas;
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;

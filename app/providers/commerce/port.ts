@@ -1,0 +1,170 @@
+/**
+ * The commerce port: everything the app asks of the store. Two adapters implement it:
+ * - `local` (the embedded default): the same operations on the app's own tables;
+ * - `shopify`: the Admin GraphQL API (pinned version, named #graphql documents).
+ * Shapes are the Storefront-like read model the app keeps (prisma Product/ProductVariant/...).
+ */
+
+export type ProductStatus = "active" | "draft" | "archived";
+export type TargetGenderValue = "both" | "menswear" | "womenswear";
+
+export interface SelectedOption {
+  name: string;
+  value: string;
+}
+
+export interface VariantSnapshot {
+  id: string;
+  title: string;
+  sku: string | null;
+  price: string;
+  compareAtPrice: string | null;
+  availableForSale: boolean;
+  inventoryQuantity: number;
+  selectedOptions: SelectedOption[];
+  imageUrl: string | null;
+  /** The colour-hex metafield (custom.color_hex). */
+  colorHex: string | null;
+  position: number;
+}
+
+export interface ImageSnapshot {
+  /** Shopify MediaImage GID, or our image id locally. */
+  id: string;
+  url: string;
+  altText: string | null;
+  width: number | null;
+  height: number | null;
+  position: number;
+}
+
+export interface ProductSnapshot {
+  id: string;
+  title: string;
+  handle: string;
+  vendor: string;
+  productType: string;
+  description: string;
+  descriptionHtml: string;
+  status: ProductStatus;
+  tags: string[];
+  /** The target_gender metafield (custom.target_gender). */
+  targetGender: TargetGenderValue;
+  currencyCode: string;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  options: { id: string; name: string; values: string[]; position: number }[];
+  variants: VariantSnapshot[];
+  images: ImageSnapshot[];
+}
+
+export interface ProductInput {
+  title: string;
+  handle?: string;
+  vendor: string;
+  productType: string;
+  descriptionHtml: string;
+  status: ProductStatus;
+  tags: string[];
+  targetGender: TargetGenderValue;
+  options: { name: string; values: string[] }[];
+  variants: { sku?: string; price: string; compareAtPrice?: string | null; inventoryQuantity: number; selectedOptions: SelectedOption[]; colorHex?: string | null; imageUrl?: string | null }[];
+  images: { url: string; altText?: string | null }[];
+}
+
+export interface InventoryLevel {
+  productId: string;
+  variantId: string;
+  available: number;
+}
+
+export interface OrderLineSnapshot {
+  id: string;
+  productId: string | null;
+  variantId: string | null;
+  title: string;
+  variantTitle: string | null;
+  quantity: number;
+  price: string;
+}
+
+export interface OrderSnapshot {
+  id: string;
+  name: string;
+  email: string | null;
+  customerId: string | null;
+  createdAt: string;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+  financialStatus: string | null;
+  fulfillmentStatus: string | null;
+  totalPrice: string;
+  currencyCode: string;
+  lines: OrderLineSnapshot[];
+}
+
+export type CancelReason = "CUSTOMER" | "DECLINED" | "FRAUD" | "INVENTORY" | "OTHER" | "STAFF";
+
+export interface ReturnLineInput {
+  orderLineId: string;
+  quantity: number;
+  reason: string;
+  note?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface CommercePort {
+  readonly kind: "local" | "shopify";
+
+  // Products
+  getProduct(id: string): Promise<ProductSnapshot | null>;
+  listProducts(opts: { cursor?: string | null; limit: number; updatedSince?: Date }): Promise<Page<ProductSnapshot>>;
+  /** The whole catalogue (Shopify: a bulk operation), with progress from 0 to 1. */
+  exportAllProducts(onProgress?: (fraction: number) => void): AsyncIterable<ProductSnapshot>;
+  createProduct(input: ProductInput): Promise<ProductSnapshot>;
+  updateProduct(id: string, patch: Partial<Omit<ProductInput, "variants" | "options" | "images">>): Promise<ProductSnapshot>;
+  deleteProduct(id: string): Promise<void>;
+  setProductStatus(id: string, status: ProductStatus): Promise<void>;
+  setTargetGender(id: string, gender: TargetGenderValue): Promise<void>;
+  setVariantColorHex(productId: string, values: { variantId: string; hex: string | null }[]): Promise<void>;
+  updateOptionValue(productId: string, optionName: string, from: string, to: string): Promise<ProductSnapshot>;
+  deleteOptionValue(productId: string, optionName: string, value: string): Promise<ProductSnapshot>;
+
+  // Media
+  reorderMedia(productId: string, mediaIdsInOrder: string[]): Promise<void>;
+  appendVariantMedia(productId: string, pairs: { variantId: string; mediaId: string }[]): Promise<void>;
+  addProductImage(productId: string, image: { url: string; altText?: string | null }): Promise<ImageSnapshot>;
+
+  // Inventory
+  inventoryLevels(opts: { productIds?: string[]; outOfStockOnly?: boolean }): Promise<InventoryLevel[]>;
+  setInventory(levels: { variantId: string; available: number }[]): Promise<void>;
+
+  // Publishing (Shopify: publishablePublish with a future publishDate for scheduled publishing)
+  publishProduct(productId: string, opts?: { publishDate?: Date }): Promise<void>;
+  unpublishProduct(productId: string): Promise<void>;
+
+  // Orders, fulfilment, returns
+  getOrder(id: string): Promise<OrderSnapshot | null>;
+  listOrders(opts: { cursor?: string | null; limit: number; customerId?: string; query?: string }): Promise<Page<OrderSnapshot>>;
+  cancelOrder(id: string, opts: { reason: CancelReason; staffNote?: string; refund: boolean; restock: boolean }): Promise<void>;
+  fulfillOrderLines(orderId: string, opts: { lines: { orderLineId: string; quantity: number }[]; trackingNumber?: string; trackingCompany?: string; notifyCustomer: boolean }): Promise<{ fulfillmentId: string }>;
+  updateTracking(fulfillmentId: string, opts: { trackingNumber: string; trackingCompany?: string }): Promise<void>;
+  requestReturn(orderId: string, lines: ReturnLineInput[]): Promise<{ returnId: string }>;
+}
+
+/** Thrown by adapters when the store refuses an operation (Shopify userErrors, local validation). */
+export class CommerceError extends Error {
+  constructor(
+    message: string,
+    readonly userErrors: { field?: string[] | null; message: string }[] = [],
+    readonly status: 400 | 404 | 409 | 422 | 429 | 502 = 422,
+  ) {
+    super(message);
+    this.name = "CommerceError";
+  }
+}

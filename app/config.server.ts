@@ -36,6 +36,8 @@ export const ConfigSchema = z
     SHOPIFY_SHOP: optionalString,
     SCOPES: optionalString,
     SHOPIFY_STOREFRONT_ACCESS_TOKEN: optionalString,
+    /** Optional Admin API token (custom app); without it the shop's offline session is used. */
+    SHOPIFY_ADMIN_ACCESS_TOKEN: optionalString,
     // Adapters (one per port)
     COMMERCE_ADAPTER: adapter(["local", "shopify"], "local"),
     STORAGE_ADAPTER: adapter(["local", "s3"], "local"),

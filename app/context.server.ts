@@ -9,6 +9,8 @@ import { createRateLimiter, type RateLimiter } from "~/api/rate-limit.server";
 import { createStorage, type StoragePort } from "~/providers/storage.server";
 import { createJobQueue, type JobQueue } from "~/jobs/queue.server";
 import { createEmail, type EmailPort } from "~/providers/email.server";
+import { createCommerce } from "~/providers/commerce/index.server";
+import type { CommercePort } from "~/providers/commerce/port";
 
 export interface AppContext {
   config: AppConfig;
@@ -18,6 +20,7 @@ export interface AppContext {
   storage: StoragePort;
   queue: JobQueue;
   email: EmailPort;
+  commerce: CommercePort;
 }
 
 export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number } }): AppContext {
@@ -29,6 +32,7 @@ export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger;
     storage: createStorage(deps.config),
     queue: createJobQueue(deps.db),
     email: createEmail(deps.config),
+    commerce: createCommerce(deps.config, deps.db, deps.log),
   };
 }
 

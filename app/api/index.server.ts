@@ -6,11 +6,25 @@ import { createApiHandler, type AllHandlers } from "./router.server";
 import { systemHandlers } from "./handlers/system.server";
 import { usersHandlers } from "./handlers/users.server";
 import { productsHandlers } from "./handlers/products.server";
+import { companionHandlers } from "./handlers/companion.server";
+import { stylesHandlers } from "./handlers/styles.server";
+import { dropsHandlers } from "./handlers/drops.server";
+import { internalMediaHandlers } from "./handlers/internal-media.server";
+import { storesHandlers } from "./handlers/stores.server";
+import { collectionsHandlers } from "./handlers/collections.server";
+import { catalogSyncHandlers } from "./handlers/catalog-sync.server";
 
 export const handlers: AllHandlers = {
+  ...storesHandlers,
+  ...collectionsHandlers,
+  ...stylesHandlers,
+  ...dropsHandlers,
+  ...internalMediaHandlers,
   ...systemHandlers,
   ...usersHandlers,
   ...productsHandlers,
+  ...companionHandlers,
+  ...catalogSyncHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

@@ -6,12 +6,26 @@
 import type { EndpointDef } from "./endpoint";
 import { usersEndpoints } from "./users";
 import { productsEndpoints } from "./products";
+import { companionEndpoints } from "./companion";
 import { systemEndpoints } from "./system";
+import { stylesEndpoints } from "./styles";
+import { dropsEndpoints } from "./drops";
+import { internalMediaEndpoints } from "./internal-media";
+import { storesEndpoints } from "./stores";
+import { collectionsEndpoints } from "./collections";
+import { catalogSyncEndpoints } from "./catalog-sync";
 
 const areas = {
+  stores: storesEndpoints,
+  collections: collectionsEndpoints,
+  styles: stylesEndpoints,
+  drops: dropsEndpoints,
+  internalMedia: internalMediaEndpoints,
   system: systemEndpoints,
   users: usersEndpoints,
   products: productsEndpoints,
+  companion: companionEndpoints,
+  catalogSync: catalogSyncEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -45,3 +59,10 @@ export * from "./permissions";
 export * from "./common";
 export * from "./users";
 export * from "./products";
+export * from "./companion";
+export * from "./styles";
+export * from "./drops";
+export * from "./internal-media";
+export * from "./stores";
+export * from "./collections";
+export * from "./catalog-sync";

@@ -57,8 +57,10 @@ export async function createTestApp(opts: { env?: Record<string, string>; authRa
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    let body: string | undefined;
-    if (o.body !== undefined) {
+    let body: string | FormData | undefined;
+    // A FormData body goes through untouched (fetch sets the multipart content type and boundary).
+    if (o.body instanceof FormData) body = o.body;
+    else if (o.body !== undefined) {
       headers["content-type"] ??= "application/json";
       body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
     }

@@ -71,6 +71,16 @@ export interface ProductInput {
   options: { name: string; values: string[] }[];
   variants: { sku?: string; price: string; compareAtPrice?: string | null; inventoryQuantity: number; selectedOptions: SelectedOption[]; colorHex?: string | null; imageUrl?: string | null }[];
   images: { url: string; altText?: string | null }[];
+  /** Optional (added): the app's Store the product belongs to. Local adapter: sets store_id/vendor_id; Shopify ignores it (the read model maps `vendor` to a Store by name). */
+  storeId?: string | null;
+}
+
+/** Optional (added): narrows a whole-catalogue export to one store. */
+export interface ExportOptions {
+  /** Shopify: `vendor:'…'` search filter (a Store's products carry its name as vendor). */
+  vendor?: string;
+  /** Local adapter: products with this store_id (takes precedence over vendor). */
+  storeId?: string;
 }
 
 export interface InventoryLevel {
@@ -125,7 +135,7 @@ export interface CommercePort {
   getProduct(id: string): Promise<ProductSnapshot | null>;
   listProducts(opts: { cursor?: string | null; limit: number; updatedSince?: Date }): Promise<Page<ProductSnapshot>>;
   /** The whole catalogue (Shopify: a bulk operation), with progress from 0 to 1. */
-  exportAllProducts(onProgress?: (fraction: number) => void): AsyncIterable<ProductSnapshot>;
+  exportAllProducts(onProgress?: (fraction: number) => void, opts?: ExportOptions): AsyncIterable<ProductSnapshot>;
   createProduct(input: ProductInput): Promise<ProductSnapshot>;
   updateProduct(id: string, patch: Partial<Omit<ProductInput, "variants" | "options" | "images">>): Promise<ProductSnapshot>;
   deleteProduct(id: string): Promise<void>;
@@ -143,6 +153,8 @@ export interface CommercePort {
   // Inventory
   inventoryLevels(opts: { productIds?: string[]; outOfStockOnly?: boolean }): Promise<InventoryLevel[]>;
   setInventory(levels: { variantId: string; available: number }[]): Promise<void>;
+  /** Optional (added): the product of an inventory item (inventory_levels/update webhooks name only the item). */
+  productIdForInventoryItem?(inventoryItemId: string): Promise<string | null>;
 
   // Publishing (Shopify: publishablePublish with a future publishDate for scheduled publishing)
   publishProduct(productId: string, opts?: { publishDate?: Date }): Promise<void>;

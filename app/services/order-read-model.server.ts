@@ -1,0 +1,133 @@
+/**
+ * Orders from the store's `orders/create` and `orders/updated` webhooks (REST-shaped payloads)
+ * into the read model: Order + OrderItem rows, and ProductPurchaseEvent rows (recommendations and
+ * "bought" signals) for orders that are not cancelled.
+ */
+import { Prisma, type OrderItemStatus, type OrderStatus } from "@prisma/client";
+import type { Db } from "~/db.server";
+
+export interface WebhookOrderLine {
+  id: number | string;
+  admin_graphql_api_id?: string;
+  product_id?: number | string | null;
+  variant_id?: number | string | null;
+  title?: string;
+  variant_title?: string | null;
+  sku?: string | null;
+  quantity?: number;
+  price?: string | number;
+  fulfillment_status?: string | null;
+}
+export interface WebhookOrder {
+  id: number | string;
+  admin_graphql_api_id?: string;
+  name?: string;
+  order_number?: number;
+  email?: string | null;
+  contact_email?: string | null;
+  created_at?: string;
+  cancelled_at?: string | null;
+  cancel_reason?: string | null;
+  closed_at?: string | null;
+  financial_status?: string | null;
+  fulfillment_status?: string | null;
+  currency?: string;
+  total_price?: string | number;
+  subtotal_price?: string | number | null;
+  total_tax?: string | number | null;
+  total_shipping_price_set?: { shop_money?: { amount?: string | number } } | null;
+  note?: string | null;
+  customer?: { id?: number | string | null; email?: string | null } | null;
+  shipping_address?: Record<string, unknown> | null;
+  line_items?: WebhookOrderLine[];
+  fulfillments?: { tracking_number?: string | null; tracking_url?: string | null; tracking_company?: string | null; line_items?: { id: number | string }[] }[];
+}
+
+const gid = (type: string, id: number | string | null | undefined, given?: string) => (given ? given : id === null || id === undefined || id === "" ? null : String(id).startsWith("gid://") ? String(id) : `gid://shopify/${type}/${id}`);
+const money = (v: string | number | null | undefined) => (v === null || v === undefined || v === "" ? null : new Prisma.Decimal(String(v)));
+const FULFILMENT: Record<string, string> = { fulfilled: "FULFILLED", partial: "PARTIALLY_FULFILLED", restocked: "RESTOCKED", unfulfilled: "UNFULFILLED" };
+/** Statuses our own app moves an item to after Shopify's fulfilment: a webhook never moves them back. */
+const LATER: OrderItemStatus[] = ["shipped", "delivered", "returned"];
+
+export async function upsertOrderFromWebhook(db: Db, o: WebhookOrder): Promise<{ id: string; created: boolean }> {
+  const id = gid("Order", o.id, o.admin_graphql_api_id)!;
+  const email = (o.email || o.contact_email || o.customer?.email || null)?.toLowerCase() ?? null;
+  const customerId = o.customer?.id !== undefined && o.customer?.id !== null ? String(o.customer.id) : null;
+  const status: OrderStatus = o.cancelled_at ? "cancelled" : o.closed_at ? "closed" : "open";
+  const currency = o.currency ?? "USD";
+
+  return db.$transaction(async (tx) => {
+    const user = customerId || email ? await tx.user.findFirst({ where: { OR: [...(customerId ? [{ shopify_customer_id: customerId }] : []), ...(email ? [{ email }] : [])] }, select: { id: true } }) : null;
+    const existing = await tx.order.findUnique({ where: { id }, include: { items: true } });
+    const data = {
+      name: o.name ?? `#${o.order_number ?? o.id}`,
+      order_number: o.order_number ?? null,
+      user_id: user?.id ?? existing?.user_id ?? null,
+      email,
+      shopify_customer_id: customerId,
+      status,
+      financial_status: o.financial_status ? o.financial_status.toUpperCase() : null,
+      fulfillment_status: FULFILMENT[o.fulfillment_status ?? "unfulfilled"] ?? (o.fulfillment_status ?? "").toUpperCase(),
+      subtotal_price: money(o.subtotal_price),
+      total_tax: money(o.total_tax),
+      total_shipping: money(o.total_shipping_price_set?.shop_money?.amount),
+      total_price: money(o.total_price) ?? new Prisma.Decimal(0),
+      currencyCode: currency,
+      cancel_reason: o.cancel_reason ?? null,
+      cancelled_at: o.cancelled_at ? new Date(o.cancelled_at) : null,
+      closed_at: o.closed_at ? new Date(o.closed_at) : null,
+      shipping_address: (o.shipping_address ?? Prisma.DbNull) as Prisma.InputJsonValue | typeof Prisma.DbNull,
+      note: o.note ?? null,
+    };
+    if (existing) await tx.order.update({ where: { id }, data });
+    else await tx.order.create({ data: { id, ...data, created_at: o.created_at ? new Date(o.created_at) : new Date() } });
+
+    const tracking = new Map<string, { number: string | null; url: string | null; company: string | null }>();
+    for (const f of o.fulfillments ?? []) for (const li of f.line_items ?? []) tracking.set(String(li.id), { number: f.tracking_number ?? null, url: f.tracking_url ?? null, company: f.tracking_company ?? null });
+
+    const lines = o.line_items ?? [];
+    const productIds = lines.map((l) => gid("Product", l.product_id)).filter((x): x is string => !!x);
+    const variantIds = lines.map((l) => gid("ProductVariant", l.variant_id)).filter((x): x is string => !!x);
+    const products = new Map((await tx.product.findMany({ where: { id: { in: productIds } }, select: { id: true, vendor_id: true, featuredImageUrl: true } })).map((p) => [p.id, p]));
+    const variants = new Map((await tx.productVariant.findMany({ where: { id: { in: variantIds } }, select: { id: true, image_url: true } })).map((v) => [v.id, v]));
+
+    for (const l of lines) {
+      const itemId = gid("LineItem", l.id, l.admin_graphql_api_id)!;
+      const productId = gid("Product", l.product_id);
+      const variantId = gid("ProductVariant", l.variant_id);
+      const current = existing?.items.find((i) => i.id === itemId);
+      const t = tracking.get(String(l.id));
+      let itemStatus: OrderItemStatus = status === "cancelled" ? "cancelled" : l.fulfillment_status === "fulfilled" ? "fulfilled" : "unfulfilled";
+      if (current && LATER.includes(current.status) && status !== "cancelled") itemStatus = current.status;
+      const row = {
+        order_id: id,
+        product_id: productId,
+        variant_id: variantId,
+        vendor_id: productId ? (products.get(productId)?.vendor_id ?? null) : null,
+        title: l.title ?? "",
+        variant_title: l.variant_title ?? null,
+        sku: l.sku ?? null,
+        quantity: l.quantity ?? 1,
+        price: money(l.price) ?? new Prisma.Decimal(0),
+        currencyCode: currency,
+        status: itemStatus,
+        tracking_number: t?.number ?? current?.tracking_number ?? null,
+        tracking_url: t?.url ?? current?.tracking_url ?? null,
+        provider: t?.company ?? current?.provider ?? null,
+        image_url: (variantId ? variants.get(variantId)?.image_url : null) ?? (productId ? products.get(productId)?.featuredImageUrl : null) ?? current?.image_url ?? null,
+      };
+      await tx.orderItem.upsert({ where: { id: itemId }, create: { id: itemId, ...row }, update: row });
+    }
+
+    // Purchase events: once per order, and none for a cancelled order.
+    if (status === "cancelled") {
+      await tx.productPurchaseEvent.deleteMany({ where: { order_id: id } });
+    } else if ((await tx.productPurchaseEvent.count({ where: { order_id: id } })) === 0) {
+      const events = lines
+        .filter((l) => l.product_id)
+        .map((l) => ({ order_id: id, user_id: user?.id ?? null, product_id: gid("Product", l.product_id)!, variant_id: gid("ProductVariant", l.variant_id), quantity: l.quantity ?? 1, created_at: o.created_at ? new Date(o.created_at) : new Date() }));
+      if (events.length) await tx.productPurchaseEvent.createMany({ data: events });
+    }
+    return { id, created: !existing };
+  });
+}

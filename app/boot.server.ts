@@ -5,7 +5,7 @@
 import path from "node:path";
 import { loadConfig, type AppConfig } from "./config.server";
 import { createPrismaClient, setPrisma, type Db } from "./db.server";
-import { startEmbeddedDatabase, EMBEDDED_MAX_CONNECTIONS, type EmbeddedDatabase } from "./db/embedded.server";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "./db/embedded.server";
 import { migrateDeploy } from "./db/migrate.server";
 import { createLogger, type Logger } from "./lib/logger.server";
 import { createAppContext, setAppContext, type AppContext } from "./context.server";
@@ -42,7 +42,9 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
   await migrateDeploy(databaseUrl, { quiet: true });
   log.info({ ms: Math.round(performance.now() - migrateStarted) }, "migrations applied");
 
-  const db = createPrismaClient(databaseUrl, { maxConnections: embedded ? Math.min(6, EMBEDDED_MAX_CONNECTIONS - 2) : 10 });
+  // One connection to the embedded database: pglite-socket can interleave the extended-protocol
+  // messages of concurrent connections (statements bound to the wrong prepared query).
+  const db = createPrismaClient(databaseUrl, { maxConnections: embedded ? 1 : 10 });
   setPrisma(db);
   const ctx = createAppContext({ config, db, log });
   setAppContext(ctx);

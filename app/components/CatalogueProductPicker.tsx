@@ -24,16 +24,20 @@ export function ProductThumb({ url, alt, size = 40 }: { url: string | null | und
 }
 
 export function CatalogueProductPicker({ searchPath, selected, onAdd, busy }: { searchPath: string; selected: string[]; onAdd: (ids: string[]) => void; busy?: boolean }) {
-  const fetcher = useFetcher<{ picker: PickerProduct[] | null }>();
+  const fetcher = useFetcher<{ picker: PickerProduct[] | null; pickerQuery: string | null }>();
   const [q, setQ] = useState("");
   const text = q.trim();
+  // The loader echoes the query it answered: a search that was interrupted (e.g. by the
+  // revalidation after an action) is sent again once the fetcher is idle.
+  const answered = fetcher.data?.pickerQuery ?? null;
+  const stale = !!text && fetcher.state === "idle" && answered !== text;
   useEffect(() => {
-    if (!text) return;
+    if (!stale) return;
     const t = setTimeout(() => fetcher.load(`${searchPath}?pq=${encodeURIComponent(text)}`), 300);
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text, searchPath]);
-  const results = text ? (fetcher.data?.picker ?? []) : [];
+  }, [stale, text, searchPath]);
+  const results = text && answered === text ? (fetcher.data?.picker ?? []) : [];
   const searching = fetcher.state === "loading";
   return (
     <BlockStack gap="200">

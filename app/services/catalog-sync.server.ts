@@ -197,13 +197,13 @@ export async function latestCatalogSyncJobs(db: Db, storeIds: string[]): Promise
 
 /** Every store with its vendor, its products in the read model, when it was last synced and its latest sync job. */
 export async function listCatalogSyncStores(db: Db) {
-  const [stores, counts] = await Promise.all([
-    db.store.findMany({
-      select: { id: true, name: true, last_synced_at: true, vendor: { select: { name: true } } },
-      orderBy: [{ name: "asc" }, { id: "asc" }],
-    }),
-    db.product.groupBy({ by: ["store_id"], where: { store_id: { not: null } }, _count: { _all: true } }),
-  ]);
+  // One query after the other: the admin polls this while the sync job writes, and the embedded
+  // database (pglite-socket 0.1.x) can mix up concurrent queries of several connections.
+  const stores = await db.store.findMany({
+    select: { id: true, name: true, last_synced_at: true, vendor: { select: { name: true } } },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
+  const counts = await db.product.groupBy({ by: ["store_id"], where: { store_id: { not: null } }, _count: { _all: true } });
   const jobs = await latestCatalogSyncJobs(db, stores.map((s) => s.id));
   const productCount = new Map(counts.map((c) => [c.store_id, c._count._all]));
   return stores.map((s) => ({

@@ -11,8 +11,10 @@ import { isMissingId, toProductGid, toVariantGid } from "~/lib/gid";
 import { Messages } from "~/contract/messages";
 import { CommerceError, type CommercePort, type InventoryLevel, type ProductSnapshot } from "~/providers/commerce/port";
 import { recomputeProductAggregates } from "~/providers/commerce/local.server";
+import { visibleProductWhere } from "./visibility";
 
-const cardSelect = {
+/** The product fields a card needs (shared by every list that shows product cards). */
+export const cardSelect = {
   id: true,
   title: true,
   handle: true,
@@ -78,9 +80,7 @@ export async function listProducts(
 ) {
   const offset = decodeCursor(q.cursor);
   const where: Prisma.ProductWhereInput = {
-    status: "active",
-    // Scheduled publishing: a product whose publishedAt is still in the future is not shown yet.
-    AND: [{ OR: [{ publishedAt: null }, { publishedAt: { lte: new Date() } }] }],
+    ...visibleProductWhere(),
     ...(q.target_gender && q.target_gender !== "both" ? { target_gender: { in: [q.target_gender, "both"] } } : {}),
     ...(q.query
       ? {
@@ -110,10 +110,7 @@ export const PRODUCT_NOT_FOUND = "Product not found";
 export const MAX_IMAGES = 50;
 export const MAX_VARIANTS = 250;
 
-/** What shoppers may see: active, and published (a future publishedAt is a scheduled publication). */
-export function visibleProductWhere(now = new Date()): Prisma.ProductWhereInput {
-  return { status: "active", OR: [{ publishedAt: null }, { publishedAt: { lte: now } }] };
-}
+export { visibleProductWhere };
 
 export const detailSelect = {
   ...cardSelect,

@@ -73,6 +73,9 @@ export async function getDrop(db: Db, id: string, canManage: boolean) {
 // ---------------------------------------------------------------------------------------------
 // Scheduled publishing of the products
 
+/** Shopify calls go four at a time; the local adapter writes to our database one at a time. */
+const parallelism = (ctx: DropsCtx) => (ctx.commerce.kind === "shopify" ? 4 : 1);
+
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
@@ -83,7 +86,7 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<v
  */
 export async function scheduleProducts(ctx: DropsCtx, productIds: string[], date: Date): Promise<void> {
   if (productIds.length === 0) return;
-  await inBatches(productIds, 4, async (id) => {
+  await inBatches(productIds, parallelism(ctx), async (id) => {
     try {
       await ctx.commerce.publishProduct(id, { publishDate: date });
     } catch (e) {
@@ -103,7 +106,7 @@ export async function withdrawProducts(ctx: DropsCtx, productIds: string[], date
   if (productIds.length === 0 || !date) return;
   await ctx.db.productCompanion.updateMany({ where: { shopify_product_id: { in: productIds }, scheduled_publish_date: date }, data: { scheduled_publish_date: null } });
   const pending = await ctx.db.product.findMany({ where: { id: { in: productIds }, publishedAt: { gt: new Date() } }, select: { id: true } });
-  await inBatches(pending, 4, async (p) => {
+  await inBatches(pending, parallelism(ctx), async (p) => {
     try {
       await ctx.commerce.unpublishProduct(p.id);
     } catch (e) {
@@ -289,11 +292,8 @@ export async function notifyDrop(ctx: DropsCtx, id: string, body: { emails?: str
     recipients = page.map((email) => ({ email, first_name: names.get(email) ?? null }));
   } else {
     const where = activeUsersWhere();
-    const [rows, count] = await Promise.all([
-      ctx.db.user.findMany({ where, select: { email: true, first_name: true }, orderBy: [{ created_at: "asc" }, { id: "asc" }], skip: body.skip, take: body.limit }),
-      ctx.db.user.count({ where }),
-    ]);
-    total = count;
+    const rows = await ctx.db.user.findMany({ where, select: { email: true, first_name: true }, orderBy: [{ created_at: "asc" }, { id: "asc" }], skip: body.skip, take: body.limit });
+    total = await ctx.db.user.count({ where });
     recipients = rows.filter((u): u is { email: string; first_name: string | null } => !!u.email);
   }
 

@@ -154,10 +154,8 @@ export async function listInternalMedia(db: Db, q: ListMediaQuery) {
   });
 
   if (!q.similar_to_color) {
-    const [rows, total] = await Promise.all([
-      db.internalMedia.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "asc" }], skip, take: q.limit }),
-      db.internalMedia.count({ where }),
-    ]);
+    const rows = await db.internalMedia.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "asc" }], skip, take: q.limit });
+    const total = await db.internalMedia.count({ where });
     return page(rows.map((r) => ({ ...toMedia(r), distance: null })), total);
   }
 

@@ -61,6 +61,12 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
   if (user.role === "ADMIN") {
     items.push({ label: "Dashboard", url: "/app" });
     if (hasPermission(user, "admins.manage" satisfies Permission)) items.push({ label: "Admin users", url: "/app/admins" });
+    if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Products", url: "/app/products" });
+    if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Stores", url: "/app/stores" }, { label: "Collections", url: "/app/collections" });
+    if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Styles", url: "/app/styles" });
+    if (hasPermission(user, "drops.manage" satisfies Permission)) items.push({ label: "Drops", url: "/app/drops" });
+    if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Internal media", url: "/app/media" });
+    if (hasPermission(user, "catalog.sync" satisfies Permission)) items.push({ label: "Catalogue sync", url: "/app/sync" });
   }
   if (user.role === "VENDOR") items.push({ label: "My vendor", url: "/app/vendor" });
   return items;

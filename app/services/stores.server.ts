@@ -8,24 +8,10 @@ import type { TargetGender } from "~/contract/common";
 import type { ProductCard } from "~/contract/products";
 import { badRequest, conflict, notFound } from "~/api/errors.server";
 import { toProductCard } from "./catalog.server";
+import { visibleProductWhere } from "./visibility";
 
-/** The product fields a card needs (the same selection as the catalogue's cards). */
-export const productCardSelect = {
-  id: true,
-  title: true,
-  handle: true,
-  vendor: true,
-  productType: true,
-  availableForSale: true,
-  featuredImageUrl: true,
-  featuredImageAltText: true,
-  priceMin: true,
-  priceMax: true,
-  currencyCode: true,
-  target_gender: true,
-  store_id: true,
-  variants: { select: { color_hex: true }, orderBy: { position: "asc" } },
-} satisfies Prisma.ProductSelect;
+import { cardSelect as productCardSelect } from "./catalog.server";
+export { productCardSelect };
 
 /** A gender filter: a gender keeps its own and "both" items; "both" (or none) keeps everything. */
 export function genderWhere(g: TargetGender | undefined): { target_gender?: { in: TargetGender[] } } {
@@ -33,7 +19,7 @@ export function genderWhere(g: TargetGender | undefined): { target_gender?: { in
 }
 
 /** Products shoppers may see. */
-export const visibleProduct = (g?: TargetGender): Prisma.ProductWhereInput => ({ status: "active", ...genderWhere(g) });
+export const visibleProduct = (g?: TargetGender): Prisma.ProductWhereInput => ({ ...visibleProductWhere(), ...genderWhere(g) });
 
 export const newestFirst: Prisma.ProductOrderByWithRelationInput[] = [{ created_at: "desc" }, { id: "asc" }];
 

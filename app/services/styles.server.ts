@@ -15,23 +15,8 @@ export const CATEGORISE_QUEUE = "styles.categorise";
 /** The detail page shows at most this many products (a style's product_count says how many it has). */
 export const STYLE_DETAIL_PRODUCTS = 200;
 
-/** The fields of a product card (same shape as the catalogue's cards). */
-export const productCardSelect = {
-  id: true,
-  title: true,
-  handle: true,
-  vendor: true,
-  productType: true,
-  availableForSale: true,
-  featuredImageUrl: true,
-  featuredImageAltText: true,
-  priceMin: true,
-  priceMax: true,
-  currencyCode: true,
-  target_gender: true,
-  store_id: true,
-  variants: { select: { color_hex: true }, orderBy: { position: "asc" } },
-} satisfies Prisma.ProductSelect;
+import { cardSelect as productCardSelect } from "./catalog.server";
+export { productCardSelect };
 
 export const toCard = (p: Prisma.ProductGetPayload<{ select: typeof productCardSelect }>) => toProductCard(p);
 
@@ -82,10 +67,9 @@ export async function listStyles(db: Db, q: { skip: number; take: number; q?: st
     ...(q.featured === undefined ? {} : { featured: q.featured }),
     ...(q.q ? { OR: [{ name: { contains: q.q, mode: "insensitive" } }, { handle: { contains: q.q.toLowerCase() } }] } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db.style.findMany({ where, include: withCount, orderBy: ORDER[q.sort], skip: q.skip, take: q.take }),
-    db.style.count({ where }),
-  ]);
+  // Sequential on purpose: the embedded database serves one statement stream at a time.
+  const rows = await db.style.findMany({ where, include: withCount, orderBy: ORDER[q.sort], skip: q.skip, take: q.take });
+  const total = await db.style.count({ where });
   return { styles: rows.map(toStyle), total, skip: q.skip, take: q.take };
 }
 
@@ -256,10 +240,8 @@ export async function removeStyleProducts(db: Db, idOrHandle: string, ids: strin
 
 export async function categorisationQueue(db: Db, q: { skip: number; take: number }) {
   const where: Prisma.StyleWhereInput = { categorisation_status: { in: ["pending", "failed"] } };
-  const [rows, total] = await Promise.all([
-    db.style.findMany({ where, include: withCount, orderBy: [{ created_at: "asc" }, { id: "asc" }], skip: q.skip, take: q.take }),
-    db.style.count({ where }),
-  ]);
+  const rows = await db.style.findMany({ where, include: withCount, orderBy: [{ created_at: "asc" }, { id: "asc" }], skip: q.skip, take: q.take });
+  const total = await db.style.count({ where });
   return { styles: rows.map(toStyle), total, skip: q.skip, take: q.take };
 }
 

@@ -41,6 +41,7 @@ import type { Logger } from "~/lib/logger.server";
 import { getStorefrontSchema } from "./schema.server";
 import { STOREFRONT_MAX_PAGE_SIZE, type ProductSortKey } from "./documents";
 import { parseSearchQuery, plainWords, type SearchQuery, type SearchTerm } from "./search-query";
+import { visibleProductWhere } from "~/services/visibility";
 
 const MAX_BODY_BYTES = 100_000;
 const MAX_TOKENS = 10_000;
@@ -241,7 +242,7 @@ const productInclude = {
 type ProductRow = Prisma.ProductGetPayload<{ include: typeof productInclude }>;
 type VariantRow = ProductRow["variants"][number];
 
-const visibleWhere = (now: Date): Prisma.ProductWhereInput => ({ status: "active", OR: [{ publishedAt: null }, { publishedAt: { lte: now } }] });
+const visibleWhere = (now: Date): Prisma.ProductWhereInput => visibleProductWhere(now);
 
 const gidOf = (type: string, id: string) => (id.startsWith("gid://") ? id : `gid://shopify/${type}/${id}`);
 const gidType = (id: string) => /^gid:\/\/shopify\/([A-Za-z]+)\//.exec(id)?.[1] ?? null;

@@ -42,7 +42,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const emb = await startEmbeddedDatabase({ loadDataDir: new Blob([fs.readFileSync(template.dumpFile)]) });
-  const db = createPrismaClient(emb.url, { maxConnections: 4 });
+  const db = createPrismaClient(emb.url, { maxConnections: 1 });
   return {
     url: emb.url,
     db,

@@ -81,7 +81,7 @@ export async function createProduct(db: Db, f: ProductFixture) {
       target_gender: f.gender ?? "both",
       status: f.status ?? "active",
       tags: f.tags ?? [],
-      publishedAt: f.publishedAt === undefined ? null : f.publishedAt,
+      publishedAt: f.publishedAt, // undefined → the column default (published now)
       featuredImageUrl: images[0]?.url ?? null,
       featuredImageAltText: images[0]?.altText ?? null,
       store_id: f.storeId ?? null,

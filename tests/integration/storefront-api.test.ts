@@ -96,7 +96,7 @@ beforeAll(async () => {
         tags: s.tags ?? [],
         target_gender: s.gender,
         status: s.status ?? "active",
-        publishedAt: s.publishedAt === undefined ? null : s.publishedAt,
+        publishedAt: s.publishedAt, // undefined → the column default (published now)
         created_at: new Date(base + i * 10_000),
         options: {
           create: [

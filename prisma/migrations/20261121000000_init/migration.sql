@@ -248,7 +248,7 @@ CREATE TABLE "products" (
     "tags" TEXT[] DEFAULT ARRAY[]::TEXT[],
     "target_gender" "TargetGender" NOT NULL DEFAULT 'both',
     "status" "ProductStatus" NOT NULL DEFAULT 'active',
-    "publishedAt" TIMESTAMP(3),
+    "publishedAt" TIMESTAMP(3) DEFAULT CURRENT_TIMESTAMP,
     "store_id" TEXT,
     "vendor_id" TEXT,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,

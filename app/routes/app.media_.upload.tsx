@@ -1,0 +1,33 @@
+/**
+ * Upload endpoint of the Internal media page (a resource route, so the page can show upload
+ * progress through XMLHttpRequest): the same zod schema and service as POST /api/internal-media,
+ * answering `{ ok: true, media }` or `{ ok: false, error }` with the API's status codes.
+ */
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { InternalMediaUploadBody } from "~/contract/internal-media";
+import { getAppContext } from "~/context.server";
+import { ApiError } from "~/api/errors.server";
+import { requireAdmin } from "~/lib/staff-auth.server";
+import { uploadInternalMedia } from "~/services/internal-media.server";
+
+const reply = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  await requireAdmin(request, "media.manage");
+  if (request.method !== "POST") return reply(405, { ok: false, error: "Use POST to upload" });
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return reply(400, { ok: false, error: 'Send the upload as multipart/form-data with the image in a "file" field' });
+  }
+  const parsed = InternalMediaUploadBody.safeParse(form);
+  if (!parsed.success) return reply(400, { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid upload" });
+  try {
+    const media = await uploadInternalMedia(getAppContext(), parsed.data);
+    return reply(201, { ok: true, media });
+  } catch (e) {
+    if (e instanceof ApiError) return reply(e.status, { ok: false, error: e.message });
+    throw e;
+  }
+};

@@ -1,0 +1,219 @@
+/**
+ * Styles: list (search, featured filter, sort, pages), product counts as a chart, the
+ * categorisation queue, and creating a style. Same services and zod schemas as /api/styles.
+ */
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
+import { useEffect, useState } from "react";
+import { stylesEndpoints } from "~/contract/styles";
+import { getAppContext } from "~/context.server";
+import { ApiError } from "~/api/errors.server";
+import { requireAdmin } from "~/lib/staff-auth.server";
+import { categorisationQueue, createStyle, listStyles } from "~/services/styles.server";
+import { BarChart } from "~/components/BarChart";
+
+const PAGE = 20;
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  await requireAdmin(request, "catalog.edit");
+  const ctx = getAppContext();
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const parsed = stylesEndpoints.stylesList.query.safeParse({ ...params, take: PAGE });
+  const query = parsed.success ? parsed.data : stylesEndpoints.stylesList.query.parse({ take: PAGE });
+  const page = await listStyles(ctx.db, query);
+  const queue = await categorisationQueue(ctx.db, { skip: 0, take: 5 });
+  return { page, queue: { total: queue.total, styles: queue.styles.map((s) => ({ id: s.id, name: s.name, status: s.categorisation_status })) }, query: { q: query.q ?? "", featured: query.featured, sort: query.sort } };
+};
+
+type ActionResult = { ok: true; message: string } | { ok: false; error: string };
+
+export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
+  await requireAdmin(request, "catalog.edit");
+  const ctx = getAppContext();
+  const form = await request.formData();
+  if (form.get("intent") !== "create") return { ok: false, error: "Unknown action" };
+  const parsed = stylesEndpoints.stylesCreate.body.safeParse({
+    name: form.get("name"),
+    description: String(form.get("description") ?? "") || null,
+    target_gender: form.get("target_gender") || undefined,
+    featured: form.get("featured") === "true",
+  });
+  if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") };
+  try {
+    const style = await createStyle(ctx.db, parsed.data);
+    throw redirect(`/app/styles/${style.id}`);
+  } catch (e) {
+    if (e instanceof ApiError) return { ok: false, error: e.message };
+    throw e;
+  }
+};
+
+const STATUS_TONE = { pending: "attention", processing: "info", completed: "success", failed: "critical" } as const;
+
+export default function Styles() {
+  const { page, queue, query } = useLoaderData<typeof loader>();
+  const [params, setParams] = useSearchParams();
+  const navigation = useNavigation();
+  const [creating, setCreating] = useState(false);
+  const [search, setSearch] = useState(query.q);
+  const set = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) (v ? next.set(k, v) : next.delete(k));
+    if (!("skip" in changes)) next.delete("skip");
+    setParams(next);
+  };
+  const chart = [...page.styles].sort((a, b) => b.product_count - a.product_count).slice(0, 8).map((s) => ({ label: s.name.slice(0, 16), value: s.product_count }));
+
+  return (
+    <Page title="Styles" primaryAction={{ content: "Create style", onAction: () => setCreating(true) }}>
+      <Layout>
+        <Layout.Section>
+          <Card padding="0">
+            <Box padding="300">
+              <Form method="get">
+                <InlineStack gap="300" blockAlign="end" wrap={false}>
+                  <div style={{ flex: 1 }}>
+                    <TextField label="Search styles" labelHidden name="q" placeholder="Search by name or handle" autoComplete="off" value={search} onChange={setSearch} />
+                  </div>
+                  <Select
+                    label="Featured"
+                    labelInline
+                    options={[{ label: "All", value: "" }, { label: "Featured", value: "true" }, { label: "Not featured", value: "false" }]}
+                    value={query.featured === undefined ? "" : String(query.featured)}
+                    onChange={(v) => set({ featured: v || undefined })}
+                  />
+                  <Select
+                    label="Sort"
+                    labelInline
+                    options={[{ label: "Score", value: "score" }, { label: "Name", value: "name" }, { label: "Newest", value: "created" }]}
+                    value={query.sort}
+                    onChange={(v) => set({ sort: v })}
+                  />
+                  {query.featured !== undefined ? <input type="hidden" name="featured" value={String(query.featured)} /> : null}
+                  <input type="hidden" name="sort" value={query.sort} />
+                  <Button submit loading={navigation.state === "loading"}>
+                    Search
+                  </Button>
+                </InlineStack>
+              </Form>
+            </Box>
+            <IndexTable
+              resourceName={{ singular: "style", plural: "styles" }}
+              itemCount={page.styles.length}
+              selectable={false}
+              headings={[{ title: "Style" }, { title: "Gender" }, { title: "Products", alignment: "end" }, { title: "Score", alignment: "end" }, { title: "Categorisation" }]}
+            >
+              {page.styles.map((s, i) => (
+                <IndexTable.Row id={s.id} key={s.id} position={i}>
+                  <IndexTable.Cell>
+                    <InlineStack gap="200" blockAlign="center">
+                      <Link to={`/app/styles/${s.id}`} data-testid="style-link">
+                        <Text as="span" fontWeight="semibold">
+                          {s.name}
+                        </Text>
+                      </Link>
+                      {s.featured ? <Badge tone="success">Featured</Badge> : null}
+                    </InlineStack>
+                    <Text as="p" tone="subdued" variant="bodySm">
+                      {s.handle}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>{s.target_gender}</IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" alignment="end" numeric>
+                      {s.product_count}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" alignment="end" numeric>
+                      {s.score}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Badge tone={STATUS_TONE[s.categorisation_status]}>{s.categorisation_status}</Badge>
+                  </IndexTable.Cell>
+                </IndexTable.Row>
+              ))}
+            </IndexTable>
+            <Box padding="300">
+              <InlineStack align="space-between" blockAlign="center">
+                <Text as="span" tone="subdued">
+                  {page.total === 0 ? "No styles" : `${page.skip + 1}–${page.skip + page.styles.length} of ${page.total}`}
+                </Text>
+                <Pagination
+                  hasPrevious={page.skip > 0}
+                  onPrevious={() => set({ skip: String(Math.max(0, page.skip - PAGE)) })}
+                  hasNext={page.skip + page.styles.length < page.total}
+                  onNext={() => set({ skip: String(page.skip + PAGE) })}
+                />
+              </InlineStack>
+            </Box>
+          </Card>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <BlockStack gap="400">
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  Products per style
+                </Text>
+                {chart.length ? <BarChart data={chart} /> : <Text as="p">No styles yet.</Text>}
+              </BlockStack>
+            </Card>
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  Categorisation queue ({queue.total})
+                </Text>
+                {queue.styles.length === 0 ? (
+                  <Text as="p" tone="subdued">
+                    Every style is categorised.
+                  </Text>
+                ) : (
+                  queue.styles.map((s) => (
+                    <InlineStack key={s.id} align="space-between">
+                      <Link to={`/app/styles/${s.id}`}>{s.name}</Link>
+                      <Badge tone={STATUS_TONE[s.status]}>{s.status}</Badge>
+                    </InlineStack>
+                  ))
+                )}
+              </BlockStack>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+      {creating ? <CreateStyleModal onClose={() => setCreating(false)} /> : null}
+    </Page>
+  );
+}
+
+function CreateStyleModal({ onClose }: { onClose: () => void }) {
+  const fetcher = useFetcher<typeof action>();
+  const [form, setForm] = useState({ name: "", description: "", target_gender: "both", featured: false });
+  useEffect(() => {
+    if (fetcher.data?.ok) onClose();
+  }, [fetcher.data, onClose]);
+  const submit = () => fetcher.submit({ intent: "create", ...form, featured: String(form.featured) }, { method: "post" });
+  return (
+    <Modal open onClose={onClose} title="Create style" primaryAction={{ content: "Create", onAction: submit, loading: fetcher.state !== "idle" }} secondaryActions={[{ content: "Cancel", onAction: onClose }]}>
+      <Modal.Section>
+        <BlockStack gap="300">
+          {fetcher.data && !fetcher.data.ok ? <Banner tone="critical">{fetcher.data.error}</Banner> : null}
+          <FormLayout>
+            <TextField label="Name" autoComplete="off" value={form.name} onChange={(name) => setForm({ ...form, name })} />
+            <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={(description) => setForm({ ...form, description })} />
+            <Select
+              label="Target gender"
+              options={[{ label: "Both", value: "both" }, { label: "Menswear", value: "menswear" }, { label: "Womenswear", value: "womenswear" }]}
+              value={form.target_gender}
+              onChange={(target_gender) => setForm({ ...form, target_gender })}
+            />
+            <Checkbox label="Featured" checked={form.featured} onChange={(featured) => setForm({ ...form, featured })} />
+          </FormLayout>
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * The Drops admin screen in Chromium: create a drop, set its date (which schedules its products),
+ * add a product with the picker, notify an address (result banner), and find it in the dated list.
+ */
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import type { Page } from "playwright-core";
+import { launchBrowser, screenshot } from "../helpers/browser";
+
+const base = inject("e2eBaseUrl");
+
+async function signInAsAdmin(page: Page, next: string) {
+  await page.goto(`${base}/app/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("Email").fill("admin@demo.local");
+  await page.getByLabel("Password").fill("demo-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => u.pathname.startsWith("/app"));
+}
+
+describe("admin: drops (Chromium)", () => {
+  let page: Page;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const b = await launchBrowser();
+    page = b.page;
+    close = b.close;
+    await signInAsAdmin(page, "/app");
+  });
+  afterAll(() => close?.());
+
+  it("creates, schedules, fills and announces a drop", async () => {
+    await page.getByRole("link", { name: "Drops", exact: true }).first().click();
+    await page.waitForURL((u) => u.pathname === "/app/drops");
+    await page.getByRole("button", { name: "Create drop" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Name").fill("E2E Night Drop");
+    await dialog.getByRole("button", { name: "Create", exact: true }).click();
+    await page.waitForURL((u) => /^\/app\/drops\/[0-9a-f-]{36}$/.test(u.pathname));
+    await page.getByText("No publish date yet").waitFor();
+
+    const when = new Date(Date.now() + 30 * 86_400_000);
+    when.setUTCHours(18, 30, 0, 0);
+    await page.getByLabel("Publish date (UTC)").fill(when.toISOString().slice(0, 16));
+    await page.getByRole("button", { name: "Set date" }).click();
+    await page.getByTestId("drop-result").filter({ hasText: `Scheduled for ${when.toISOString().slice(0, 16).replace("T", " ")} UTC` }).waitFor();
+
+    await page.getByLabel("Add products").fill("Jacket");
+    const add = page.getByRole("button", { name: /^Add .*Jacket/i }).first();
+    await add.waitFor({ timeout: 15_000 });
+    const title = (await add.getAttribute("aria-label"))!.replace(/^Add /, "");
+    await add.click();
+    await page.getByTestId("drop-result").filter({ hasText: "The drop has 1 product." }).waitFor();
+    await page.getByTestId("drop-product").filter({ hasText: title }).waitFor();
+    await page.getByText(`Publishes ${when.toISOString().slice(0, 16).replace("T", " ")} UTC`).waitFor();
+
+    await page.getByText("These email addresses", { exact: true }).click();
+    await page.getByLabel("Email addresses", { exact: true }).fill("e2e.drop@example.test");
+    await page.getByRole("button", { name: "Send notice" }).click();
+    await page.getByTestId("drop-result").filter({ hasText: "Queued 1 email (addresses 1–1 of 1)." }).waitFor();
+    await page.getByText(/Last notice queued/).waitFor();
+    await screenshot(page, "admin-drop-detail");
+
+    const past = await page.getByLabel("Publish date (UTC)");
+    await past.fill("2020-01-01T10:00");
+    await page.getByRole("button", { name: "Set date" }).click();
+    await page.getByTestId("drop-result").filter({ hasText: "scheduled_publish_date must be in the future" }).waitFor();
+
+    await page.getByRole("link", { name: "Drops" }).first().click();
+    await page.waitForURL((u) => u.pathname === "/app/drops");
+    const month = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" }).format(when);
+    await page.getByTestId("drop-month").filter({ hasText: month }).waitFor();
+    await page.getByRole("link", { name: "E2E Night Drop" }).waitFor();
+    expect(await page.getByText("scheduled", { exact: true }).count()).toBeGreaterThanOrEqual(1);
+    await screenshot(page, "admin-drops-list");
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The Catalogue sync admin screen in Chromium (local mode, no App Bridge): sync one store and
+ * watch its progress until the result counts show, then sync every store. A failed job's banner
+ * and Retry are covered by tests/integration/catalog-sync-screen.test.tsx (a sync of the local
+ * catalogue does not fail on its own).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from "vitest";
+import type { Page } from "playwright-core";
+import { launchBrowser, screenshot } from "../helpers/browser";
+
+const base = inject("e2eBaseUrl");
+
+async function signInAsAdmin(page: Page) {
+  await page.goto(`${base}/app/login?next=${encodeURIComponent("/app")}`);
+  await page.getByLabel("Email").fill("admin@demo.local");
+  await page.getByLabel("Password").fill("demo-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => u.pathname === "/app");
+}
+
+describe("admin: catalogue sync (Chromium)", () => {
+  let page: Page;
+  let close: () => Promise<void>;
+  const problems: string[] = [];
+  beforeAll(async () => {
+    const b = await launchBrowser();
+    page = b.page;
+    close = b.close;
+    // Diagnostics for a failure: page errors and server errors seen by the browser.
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("response", (r) => {
+      if (r.status() >= 500) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    await signInAsAdmin(page);
+  });
+  afterAll(() => close?.());
+  afterEach(async (t) => {
+    if (!t.task.result?.errors?.length && t.task.result?.state !== "fail") return;
+    await screenshot(page, `admin-sync-failure-${t.task.name.slice(0, 20).replace(/\W+/g, "-")}`);
+    console.error(`problems seen by the browser:\n${problems.join("\n") || "(none)"}\npage text:\n${(await page.locator("body").innerText()).slice(0, 1500)}`);
+  });
+
+  it("opens from the navigation with every store, never synced", async () => {
+    await page.goto(`${base}/app`);
+    await page.getByRole("link", { name: "Catalogue sync" }).first().click();
+    await page.waitForURL((u) => u.pathname === "/app/sync");
+    await page.getByRole("heading", { name: "Catalogue sync" }).first().waitFor();
+    expect(await page.getByRole("button", { name: /^Sync (?!all)/ }).count()).toBeGreaterThanOrEqual(10);
+    expect(await page.getByText("Not synced yet").count()).toBeGreaterThanOrEqual(10);
+    await page.getByText("Products per store").waitFor();
+  });
+
+  it("syncs one store with a live progress bar, then shows its result counts", async () => {
+    // Record whether a progress bar was ever shown (the demo store syncs in a second or two).
+    await page.evaluate(() => {
+      const w = window as unknown as { sawProgress: boolean };
+      w.sawProgress = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="sync-progress"] progress, [data-testid="sync-progress"] [role="progressbar"]')) w.sawProgress = true;
+      }).observe(document.body, { childList: true, subtree: true, attributes: true });
+    });
+    const row = page.getByRole("row").filter({ hasText: "Kestrel Outdoor" });
+    const products = Number((await row.getByTestId("product-count").textContent())?.replace(/\D/g, ""));
+    expect(products).toBeGreaterThan(0);
+    await row.getByRole("button", { name: "Sync Kestrel Outdoor" }).click();
+
+    await page.waitForFunction(() => (window as unknown as { sawProgress: boolean }).sawProgress, undefined, { timeout: 15_000 });
+    // Polling stops by itself once the job is done: the result badges and the success banner show.
+    await row.getByText(`${products} unchanged`).waitFor({ timeout: 60_000 });
+    for (const t of ["0 created", "0 updated", "0 removed"]) await row.getByText(t).waitFor();
+    await page.getByTestId("sync-success").getByText(`Kestrel Outdoor: 0 created, 0 updated, ${products} unchanged, 0 removed.`).waitFor();
+    await row.getByText("just now").waitFor();
+    expect(await row.getByTestId(/^sync-status-/).locator('[data-testid="sync-progress"]').count()).toBe(0);
+    await screenshot(page, "admin-sync");
+
+  });
+
+  it("syncs every store from the primary action", async () => {
+    await page.getByRole("button", { name: "Sync all stores" }).click();
+    await page.getByText(/stores? (is|are) syncing; this page updates every second/).waitFor({ timeout: 15_000 });
+    await page.getByTestId("sync-progress").first().waitFor();
+    await screenshot(page, "admin-sync-progress");
+    // Every row ends with its counts, and no progress bar is left.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="sync-progress"]').length === 0, undefined, { timeout: 120_000, polling: 500 });
+    const rows = await page.getByRole("button", { name: /^Sync (?!all)/ }).count();
+    expect(await page.getByText(/^\d+ unchanged$/).count()).toBe(rows);
+    await page.getByText(`${rows} stores are in sync`).waitFor();
+    expect(await page.getByText("Not synced yet").count()).toBe(0);
+    await screenshot(page, "admin-sync-all");
+  }, 150_000);
+});

@@ -72,7 +72,13 @@ export function buildOpenApiDocument(serverUrl = "/api") {
         default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
       },
     };
-    if (def.body) op.requestBody = { required: true, content: { "application/json": { schema: toSchema(def.body, "input") } } };
+    if (def.multipart) {
+      const properties = Object.fromEntries(
+        Object.entries(def.multipart).map(([k, f]) => [k, { type: "string", ...(f.kind === "file" ? { format: "binary" } : {}), ...(f.description ? { description: f.description } : {}) }]),
+      );
+      const required = Object.entries(def.multipart).filter(([, f]) => f.required).map(([k]) => k);
+      op.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties, required } } } };
+    } else if (def.body) op.requestBody = { required: true, content: { "application/json": { schema: toSchema(def.body, "input") } } };
     (paths[def.path] ??= {})[def.method.toLowerCase()] = op;
   }
   return {
@@ -118,7 +124,7 @@ fetch('/api/openapi.json').then(r=>r.json()).then(doc=>{
   for(const [p,ops] of Object.entries(doc.paths)) for(const [m,op] of Object.entries(ops)) (byTag[op.tags[0]]??=[]).push({p,m:m.toUpperCase(),op});
   const esc=s=>String(s).replace(/[&<>]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;'}[c]));
   const render=f=>{let h='';for(const [t,list] of Object.entries(byTag)){const items=list.filter(x=>!f||(x.p+' '+t+' '+x.op.summary).toLowerCase().includes(f));if(!items.length)continue;h+='<h2>'+esc(t)+'</h2>';
-    for(const x of items){const body=x.op.requestBody?'<div class=a>Request body</div><pre>'+esc(JSON.stringify(x.op.requestBody.content['application/json'].schema,null,2))+'</pre>':'';
+    for(const x of items){const rb=x.op.requestBody&&Object.entries(x.op.requestBody.content)[0];const body=rb?'<div class=a>Request body ('+esc(rb[0])+')</div><pre>'+esc(JSON.stringify(rb[1].schema,null,2))+'</pre>':'';
       const params=x.op.parameters.length?'<div class=a>Parameters</div><pre>'+esc(x.op.parameters.map(p=>p.in+' '+p.name+(p.required?' (required)':'')+': '+JSON.stringify(p.schema)).join('\\n'))+'</pre>':'';
       const ok=Object.entries(x.op.responses)[0];const resp=ok[1].content?'<div class=a>Response '+ok[0]+'</div><pre>'+esc(JSON.stringify(Object.values(ok[1].content)[0].schema,null,2))+'</pre>':'';
       h+='<details><summary><span class="m '+x.m+'">'+x.m+'</span><span class=p>/api'+esc(x.p)+'</span><span class=s>'+esc(x.op.summary)+'</span></summary><div class=a>'+esc(x.op.description)+'</div>'+params+body+resp+'</details>';}}

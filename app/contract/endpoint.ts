@@ -53,6 +53,8 @@ export interface EndpointDef<
   rateLimit?: "auth";
   /** Responses that are not JSON (docs page). */
   responseType?: "json" | "html";
+  /** A multipart/form-data upload: its fields, for the OpenAPI document (the body schema validates the FormData). */
+  multipart?: Record<string, { kind: "file" | "text"; required?: boolean; description?: string }>;
 }
 
 /** Declares an endpoint; the declared parts (params, query, body) stay non-optional in its type. */

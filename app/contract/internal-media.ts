@@ -87,6 +87,12 @@ export const internalMediaEndpoints = {
     tags: ["Internal media"],
     access: access.admin("media.manage"),
     body: InternalMediaUploadBody,
+    multipart: {
+      file: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels" },
+      type: { kind: "text", description: "image (video uploads are not supported yet)" },
+      title: { kind: "text" },
+      tags: { kind: "text", description: "comma-separated" },
+    },
     response: InternalMediaSchema,
     status: 201,
   }),

@@ -72,20 +72,26 @@ describe("admin: catalogue sync (Chromium)", () => {
     await row.getByText("just now").waitFor();
     expect(await row.getByTestId(/^sync-status-/).locator('[data-testid="sync-progress"]').count()).toBe(0);
     await screenshot(page, "admin-sync");
-
   });
 
   it("syncs every store from the primary action", async () => {
-    await page.getByRole("button", { name: "Sync all stores" }).click();
-    await page.getByText(/stores? (is|are) syncing; this page updates every second/).waitFor({ timeout: 15_000 });
-    await page.getByTestId("sync-progress").first().waitFor();
-    await screenshot(page, "admin-sync-progress");
-    // Every row ends with its counts, and no progress bar is left.
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="sync-progress"]').length === 0, undefined, { timeout: 120_000, polling: 500 });
     const rows = await page.getByRole("button", { name: /^Sync (?!all)/ }).count();
+    await page.getByRole("button", { name: "Sync all stores" }).click();
+    // While jobs run, progress bars show (on a busy machine the whole run may finish before the
+    // page's answer to the click, so the screenshot is taken only when they are seen).
+    const sawProgress = await page
+      .getByTestId("sync-progress")
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (sawProgress) await screenshot(page, "admin-sync-progress");
+    // Every store's latest job finished after the page opened: one success banner for all of them.
+    await page.getByText(`${rows} stores are in sync`).waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId("sync-progress").count()).toBe(0);
     expect(await page.getByText(/^\d+ unchanged$/).count()).toBe(rows);
-    await page.getByText(`${rows} stores are in sync`).waitFor();
     expect(await page.getByText("Not synced yet").count()).toBe(0);
+    expect(await page.getByText("Never", { exact: true }).count()).toBe(0);
     await screenshot(page, "admin-sync-all");
   }, 150_000);
 });

@@ -215,7 +215,14 @@ describe("OpenAPI and docs", () => {
       expect(op.operationId).toBe(name);
       expect(op.responses[String(def.status ?? 200)], `${name} documents its success status`).toBeTruthy();
       expect(op.security).toEqual(def.access.kind === "public" ? [] : expect.arrayContaining([expect.any(Object)]));
-      if (def.body) expect(op.requestBody?.content?.["application/json"]?.schema, `${name} documents its body`).toBeTruthy();
+      if (def.multipart) {
+        const schema = op.requestBody?.content?.["multipart/form-data"]?.schema;
+        expect(schema?.properties, `${name} documents its multipart fields`).toBeTruthy();
+        for (const [field, f] of Object.entries(def.multipart)) {
+          expect(schema.properties[field], `${name} documents ${field}`).toBeTruthy();
+          if (f.kind === "file") expect(schema.properties[field].format).toBe("binary");
+        }
+      } else if (def.body) expect(op.requestBody?.content?.["application/json"]?.schema, `${name} documents its body`).toBeTruthy();
       for (const param of def.path.match(/\{(\w+)\}/g) ?? []) {
         const n = param.slice(1, -1);
         expect(op.parameters.some((p: { name: string; in: string }) => p.name === n && p.in === "path"), `${name} documents path parameter ${n}`).toBe(true);

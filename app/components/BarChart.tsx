@@ -8,7 +8,7 @@ export function BarChart({ data, unit = "" }: { data: { label: string; value: nu
   const labelW = 110;
   const width = 420;
   return (
-    <svg role="img" aria-label={data.map((d) => `${d.label}: ${d.value}${unit}`).join(", ")} viewBox={`0 0 ${width} ${data.length * rowH}`} width="100%">
+    <svg role="img" aria-label={data.map((d) => `${d.label}: ${d.value}${unit}`).join(", ")} viewBox={`0 0 ${width} ${data.length * rowH}`} width="100%" style={{ maxWidth: width * 1.25, display: "block" }}>
       {data.map((d, i) => {
         const w = ((width - labelW - 60) * d.value) / max;
         return (

@@ -62,7 +62,7 @@ describe("end-to-end smoke (Chromium, embedded default)", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL((u) => u.pathname === "/app");
     await page.locator(".Polaris-Page").first().waitFor();
-    await expect(page.getByRole("heading", { name: "Dashboard" }).first().isVisible()).resolves.toBe(true);
+    await page.getByRole("heading", { name: "Dashboard" }).first().waitFor();
     const products = await page.getByTestId("stat-activeProducts").textContent();
     expect(Number(products?.replace(/[^0-9]/g, ""))).toBeGreaterThanOrEqual(600);
     await screenshot(page, "admin-dashboard");

@@ -4,17 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot } from "../helpers/browser";
+import { launchBrowser, screenshot, signInAsStaff } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
-async function signInAsAdmin(page: Page, next: string) {
-  await page.goto(`${base}/app/login?next=${encodeURIComponent(next)}`);
-  await page.getByLabel("Email").fill("admin@demo.local");
-  await page.getByLabel("Password").fill("demo-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((u) => u.pathname.startsWith("/app"));
-}
+const signInAsAdmin = (page: Page, next: string) => signInAsStaff(page, base, { next });
 
 describe("admin: styles (Chromium)", () => {
   let page: Page;

@@ -43,3 +43,14 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: false });
   return file;
 }
+
+/** Signs in on the local admin login (demo accounts) and waits until `next` is shown. */
+export async function signInAsStaff(page: Page, baseUrl: string, opts: { email?: string; next?: string } = {}): Promise<void> {
+  const next = opts.next ?? "/app";
+  await page.goto(`${baseUrl}/app/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("Email").fill(opts.email ?? "admin@demo.local");
+  await page.getByLabel("Password").fill("demo-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const target = next.split("?")[0];
+  await page.waitForURL((u) => u.pathname === target);
+}

@@ -13,6 +13,7 @@ import { ApiError } from "~/api/errors.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createAdmin, listAdmins, updatePermissions } from "~/services/users.server";
 import { identityDeps } from "~/services/identity-deps.server";
+import { vendorOptions } from "~/services/dashboard.server";
 
 const ROLE_TABS = [
   { id: "all", content: "All staff", roles: undefined },
@@ -27,7 +28,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const tab = ROLE_TABS.find((t) => t.id === role) ?? ROLE_TABS[0];
   const [users, vendors] = await Promise.all([
     listAdmins({ db: ctx.db, mode: ctx.config.APP_MODE }, tab.roles),
-    ctx.db.vendor.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } }),
+    vendorOptions(ctx.db),
   ]);
   return {
     tab: tab.id,

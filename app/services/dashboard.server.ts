@@ -41,3 +41,8 @@ export async function vendorOverview(db: Db, vendorId: string) {
     recentProducts: recentProducts.map((p) => ({ ...p, price: `${p.priceMin.toFixed(2)} ${p.currencyCode}` })),
   };
 }
+
+/** Vendors by name, for pickers (e.g. linking a new vendor user). */
+export function vendorOptions(db: Db) {
+  return db.vendor.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });
+}

@@ -44,6 +44,8 @@ import {
   setStatus,
   updateCollection,
 } from "~/services/collections.server";
+import { moveItem as move } from "~/lib/reorder";
+import { NoImage } from "~/components/NoImage";
 
 const GENDER_LABEL: Record<string, string> = { both: "Unisex", menswear: "Menswear", womenswear: "Womenswear" };
 const STATUS_TONE: Record<string, "success" | "attention" | undefined> = { active: "success", draft: "attention", archived: undefined };
@@ -265,20 +267,7 @@ function DetailsCard({ collection, vendors }: { collection: Detail["collection"]
   );
 }
 
-/** Thumbnail stand-in for a product without an image. */
-const NoImage = (props: React.SVGProps<SVGSVGElement>) => (
-  <svg viewBox="0 0 20 20" {...props}>
-    <rect width="20" height="20" rx="3" fill="#e3e3e3" />
-  </svg>
-);
 
-function move<T>(list: T[], from: number, to: number): T[] {
-  if (to < 0 || to >= list.length || from === to) return list;
-  const next = [...list];
-  const [x] = next.splice(from, 1);
-  next.splice(to, 0, x);
-  return next;
-}
 
 function ProductsCard({ collectionId, products, initialCandidates }: { collectionId: string; products: Item[]; initialCandidates: Candidate[] }) {
   const order = useFetcher<typeof action>();

@@ -33,6 +33,7 @@ import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createCollection, listCollections, orderCollections, setFeatured } from "~/services/collections.server";
 import { BarChart } from "~/components/BarChart";
+import { moveItem as move } from "~/lib/reorder";
 
 const PAGE_SIZE = 20;
 const TABS = [
@@ -339,13 +340,6 @@ function CreateModal({ onClose }: { onClose: () => void }) {
   );
 }
 
-function move<T>(list: T[], from: number, to: number): T[] {
-  if (to < 0 || to >= list.length || from === to) return list;
-  const next = [...list];
-  const [x] = next.splice(from, 1);
-  next.splice(to, 0, x);
-  return next;
-}
 
 function OrderModal({ items: initial, onClose, onDone }: { items: Data["all"]; onClose: () => void; onDone: (m: string) => void }) {
   const fetcher = useFetcher<typeof action>();

@@ -21,6 +21,8 @@ import {
   setSizeRecommendation,
   vendorOptions,
 } from "~/services/stores.server";
+import { moveItem as move } from "~/lib/reorder";
+import { NoImage } from "~/components/NoImage";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -188,20 +190,7 @@ function SizeCard({ value: initial }: { value: string }) {
   );
 }
 
-/** Thumbnail stand-in for a product without an image. */
-const NoImage = (props: React.SVGProps<SVGSVGElement>) => (
-  <svg viewBox="0 0 20 20" {...props}>
-    <rect width="20" height="20" rx="3" fill="#e3e3e3" />
-  </svg>
-);
 
-function move<T>(list: T[], from: number, to: number): T[] {
-  if (to < 0 || to >= list.length || from === to) return list;
-  const next = [...list];
-  const [x] = next.splice(from, 1);
-  next.splice(to, 0, x);
-  return next;
-}
 
 function FeaturedCard({ storeId, initial, initialCandidates }: { storeId: string; initial: Item[]; initialCandidates: Candidate[] }) {
   const save = useFetcher<typeof action>();

@@ -55,6 +55,11 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
     seeded = await seedDemoDataIfEmpty(db, { uploadsDir: path.join(config.DATA_DIR, "uploads"), log });
   }
 
+  // Product vectors missing or stale (first start after the demo seed, a new model): indexed by
+  // the worker in the background, so the start is not held up.
+  const { enqueueStaleProductIndex } = await import("./services/product-index.server");
+  await enqueueStaleProductIndex(ctx);
+
   const worker = config.WORKER === "inline" ? startWorker(ctx, jobHandlers) : null;
 
   return {

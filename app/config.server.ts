@@ -42,7 +42,10 @@ export const ConfigSchema = z
     COMMERCE_ADAPTER: adapter(["local", "shopify"], "local"),
     STORAGE_ADAPTER: adapter(["local", "s3"], "local"),
     IMAGE_AI_ADAPTER: adapter(["local", "fal"], "local"),
-    VECTOR_ADAPTER: adapter(["pgvector", "pinecone"], "pgvector"),
+    /** auto: pgvector when the database has the extension (PGlite does), else an exact scan. */
+    VECTOR_INDEX: z.enum(["auto", "pgvector", "exact", "pinecone"]).optional(),
+    /** Former name of VECTOR_INDEX, still read when VECTOR_INDEX is not set. */
+    VECTOR_ADAPTER: z.enum(["pgvector", "pinecone"]).optional(),
     EMAIL_ADAPTER: adapter(["outbox", "smtp"], "outbox"),
     LLM_ADAPTER: adapter(["local", "openai"], "local"),
     TAOBAO_ADAPTER: adapter(["local", "http"], "local"),
@@ -76,7 +79,10 @@ export const ConfigSchema = z
     need(c.COMMERCE_ADAPTER === "shopify", ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "SHOPIFY_SHOP"], "when COMMERCE_ADAPTER=shopify");
     need(c.STORAGE_ADAPTER === "s3", ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"], "when STORAGE_ADAPTER=s3");
     need(c.IMAGE_AI_ADAPTER === "fal", ["FAL_KEY"], "when IMAGE_AI_ADAPTER=fal");
-    need(c.VECTOR_ADAPTER === "pinecone", ["PINECONE_API_KEY", "PINECONE_INDEX_HOST"], "when VECTOR_ADAPTER=pinecone");
+    need((c.VECTOR_INDEX ?? c.VECTOR_ADAPTER) === "pinecone", ["PINECONE_API_KEY", "PINECONE_INDEX_HOST"], "when VECTOR_INDEX=pinecone");
+    if (c.PINECONE_INDEX_HOST && !/^(https?:\/\/)?[a-z0-9.-]+(:\d+)?\/?$/i.test(c.PINECONE_INDEX_HOST)) {
+      ctx.addIssue({ code: "custom", path: ["PINECONE_INDEX_HOST"], message: "PINECONE_INDEX_HOST must be the index host, e.g. https://products-abc123.svc.aped-4627-b74a.pinecone.io" });
+    }
     need(c.EMAIL_ADAPTER === "smtp", ["SMTP_URL"], "when EMAIL_ADAPTER=smtp");
     need(c.LLM_ADAPTER === "openai", ["OPENAI_API_KEY"], "when LLM_ADAPTER=openai");
     need(c.TAOBAO_ADAPTER === "http", ["TAOBAO_API_URL", "TAOBAO_API_KEY"], "when TAOBAO_ADAPTER=http");
@@ -84,7 +90,7 @@ export const ConfigSchema = z
       ctx.addIssue({ code: "custom", path: ["APP_SECRET"], message: "APP_SECRET must be at least 32 characters" });
     }
   })
-  .transform((c) => ({ ...c, DATA_DIR: path.resolve(c.DATA_DIR) }));
+  .transform(({ VECTOR_ADAPTER, ...c }) => ({ ...c, VECTOR_INDEX: c.VECTOR_INDEX ?? VECTOR_ADAPTER ?? "auto", DATA_DIR: path.resolve(c.DATA_DIR) }));
 
 export type AppConfig = z.output<typeof ConfigSchema>;
 

@@ -11,6 +11,11 @@ import { createJobQueue, type JobQueue } from "~/jobs/queue.server";
 import { createEmail, type EmailPort } from "~/providers/email.server";
 import { createCommerce } from "~/providers/commerce/index.server";
 import type { CommercePort } from "~/providers/commerce/port";
+import { createVectorIndex } from "~/providers/vector-index/index.server";
+import type { VectorIndex } from "~/providers/vector-index/port";
+import { createImageEmbedding } from "~/providers/image-embedding/index.server";
+import type { ImageEmbeddingPort } from "~/providers/image-embedding/port";
+import { withProductIndexing } from "~/services/product-index.server";
 
 export interface AppContext {
   config: AppConfig;
@@ -21,18 +26,26 @@ export interface AppContext {
   queue: JobQueue;
   email: EmailPort;
   commerce: CommercePort;
+  /** Nearest-neighbour search over product vectors (VECTOR_INDEX). */
+  vectors: VectorIndex;
+  /** Image vectors (visual search) and face boxes; models load on first use. */
+  imageEmbedding: ImageEmbeddingPort;
 }
 
 export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number } }): AppContext {
+  const queue = createJobQueue(deps.db);
   return {
     config: deps.config,
     db: deps.db,
     log: deps.log,
     authRateLimiter: createRateLimiter(deps.authRateLimit ?? { points: 30, durationSeconds: 60 }),
     storage: createStorage(deps.config),
-    queue: createJobQueue(deps.db),
+    queue,
     email: createEmail(deps.config),
-    commerce: createCommerce(deps.config, deps.db, deps.log),
+    // Product writes through the port enqueue `products.index` (vectors for search by photo).
+    commerce: withProductIndexing(createCommerce(deps.config, deps.db, deps.log), { queue, log: deps.log }),
+    vectors: createVectorIndex(deps.config, deps.db, deps.log),
+    imageEmbedding: createImageEmbedding(),
   };
 }
 

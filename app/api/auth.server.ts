@@ -74,8 +74,8 @@ export function authorize(access: Access, auth: AuthState, ctx: AppContext, requ
       if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);
       return;
     case "registered":
-      if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);
-      if (auth.user.auth_provider === "guest") throw forbidden("Sign in or create an account to do this");
+      if (!auth.user) throw unauthenticated(access.message ?? Messages.USER_NOT_AUTHENTICATED);
+      if (auth.user.auth_provider === "guest") throw access.message ? unauthenticated(access.message) : forbidden("Sign in or create an account to do this");
       return;
     case "role": {
       if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);

@@ -13,6 +13,9 @@ import { internalMediaHandlers } from "./handlers/internal-media.server";
 import { storesHandlers } from "./handlers/stores.server";
 import { collectionsHandlers } from "./handlers/collections.server";
 import { catalogSyncHandlers } from "./handlers/catalog-sync.server";
+import { recommendationsHandlers } from "./handlers/recommendations.server";
+import { searchHandlers } from "./handlers/search.server";
+import { visionHandlers } from "./handlers/vision.server";
 
 export const handlers: AllHandlers = {
   ...storesHandlers,
@@ -25,6 +28,9 @@ export const handlers: AllHandlers = {
   ...productsHandlers,
   ...companionHandlers,
   ...catalogSyncHandlers,
+  ...recommendationsHandlers,
+  ...searchHandlers,
+  ...visionHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

@@ -33,7 +33,7 @@ function accessNote(a: Access): string {
     case "user":
       return "Any signed-in user, guests included.";
     case "registered":
-      return "A signed-in user who is not a guest.";
+      return a.message ? `A signed-in user who is not a guest (others get 401 "${a.message}").` : "A signed-in user who is not a guest.";
     case "apiKey":
       return "Data service: `x-api-key` header.";
     case "role":

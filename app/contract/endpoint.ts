@@ -13,8 +13,12 @@ export type Access =
   | { kind: "public" }
   /** Any signed-in user, guests included. */
   | { kind: "user" }
-  /** A signed-in user who is not a guest (a lead or a full user). */
-  | { kind: "registered" }
+  /**
+   * A signed-in user who is not a guest (a lead or a full user). With `message` (a spec message
+   * such as "You cannot create a search entry without being logged in"), anonymous callers and
+   * guests alike get 401 with that message.
+   */
+  | { kind: "registered"; message?: string }
   /** A user with one of the roles; admins may also need a permission. */
   | { kind: "role"; roles: readonly RoleName[]; permission?: Permission }
   /** The data service's shared key in `x-api-key`. */
@@ -24,6 +28,8 @@ export const access = {
   public: { kind: "public" } as const,
   user: { kind: "user" } as const,
   registered: { kind: "registered" } as const,
+  /** `registered`, answering 401 with the spec's `message` to anonymous callers and guests. */
+  loggedIn: (message: string) => ({ kind: "registered", message }) as const,
   admin: (permission?: Permission) => ({ kind: "role", roles: ["ADMIN"], permission }) as const,
   vendor: { kind: "role", roles: ["VENDOR"] } as const,
   apiKey: { kind: "apiKey" } as const,

@@ -14,6 +14,9 @@ import { internalMediaEndpoints } from "./internal-media";
 import { storesEndpoints } from "./stores";
 import { collectionsEndpoints } from "./collections";
 import { catalogSyncEndpoints } from "./catalog-sync";
+import { recommendationsEndpoints } from "./recommendations";
+import { searchEndpoints } from "./search";
+import { visionEndpoints } from "./vision";
 
 const areas = {
   stores: storesEndpoints,
@@ -26,6 +29,9 @@ const areas = {
   products: productsEndpoints,
   companion: companionEndpoints,
   catalogSync: catalogSyncEndpoints,
+  recommendations: recommendationsEndpoints,
+  search: searchEndpoints,
+  vision: visionEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -66,3 +72,6 @@ export * from "./internal-media";
 export * from "./stores";
 export * from "./collections";
 export * from "./catalog-sync";
+export * from "./recommendations";
+export * from "./search";
+export * from "./vision";

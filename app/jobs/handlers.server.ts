@@ -8,6 +8,9 @@ import { runStyleCategorisation } from "~/services/styles.server";
 import { publishDueDrops } from "~/services/drops.server";
 import { INVENTORY_QUEUE, runInventorySync } from "~/services/catalog.server";
 import { CATALOG_SYNC_QUEUE, runCatalogSync } from "~/services/catalog-sync.server";
+import { REBUILD_QUEUE as RECOMMENDATIONS_REBUILD_QUEUE, runRecommendationsRebuild } from "~/services/recommendations.server";
+import { SEARCH_NOTIFICATIONS_QUEUE, enqueueSearchNotificationCheck, runSearchNotificationCheck } from "~/services/search/notifications.server";
+import { PRODUCT_INDEX_QUEUE, runProductIndexJob } from "~/services/product-index.server";
 import type { JobHandler } from "./worker.server";
 
 export const jobHandlers: Record<string, JobHandler> = {
@@ -15,7 +18,19 @@ export const jobHandlers: Record<string, JobHandler> = {
   "system.ping": async (payload) => ({ pong: payload ?? null, at: new Date().toISOString() }),
   "email.send": async (payload, ctx) => deliverQueuedEmail(ctx, z.object({ emailId: z.string() }).parse(payload).emailId),
   "styles.categorise": async (payload, ctx, { progress }) => runStyleCategorisation(ctx, z.object({ styleId: z.string() }).parse(payload).styleId, progress),
-  "drops.publish-due": async (_payload, ctx) => publishDueDrops(ctx.db),
+  "drops.publish-due": async (_payload, ctx) => {
+    const r = await publishDueDrops(ctx.db);
+    // Products of the drop are now visible: saved searches may match them.
+    await enqueueSearchNotificationCheck(ctx, "drops.publish-due");
+    return r;
+  },
   [INVENTORY_QUEUE]: async (payload, ctx, { progress }) => runInventorySync(ctx, z.object({ outOfStockOnly: z.boolean() }).parse(payload), progress),
-  [CATALOG_SYNC_QUEUE]: async (payload, ctx, { progress }) => runCatalogSync(ctx, payload, progress),
+  [CATALOG_SYNC_QUEUE]: async (payload, ctx, { progress }) => {
+    const r = await runCatalogSync(ctx, payload, progress);
+    await enqueueSearchNotificationCheck(ctx, CATALOG_SYNC_QUEUE);
+    return r;
+  },
+  [RECOMMENDATIONS_REBUILD_QUEUE]: async (_payload, ctx, { progress }) => ({ ...(await runRecommendationsRebuild(ctx.db, progress)) }),
+  [SEARCH_NOTIFICATIONS_QUEUE]: async (_payload, ctx, { progress }) => ({ ...(await runSearchNotificationCheck(ctx, new Date(), progress)) }),
+  [PRODUCT_INDEX_QUEUE]: async (payload, ctx, { progress }) => runProductIndexJob(ctx, payload, progress),
 };

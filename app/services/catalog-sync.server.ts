@@ -13,6 +13,7 @@ import type { CommercePort } from "~/providers/commerce/port";
 import type { CatalogSyncResult } from "~/contract/catalog-sync";
 import { notFound } from "~/api/errors.server";
 import { deleteProductFromReadModel, upsertProductSnapshot } from "./product-read-model.server";
+import { enqueueProductIndex } from "./product-index.server";
 
 export const CATALOG_SYNC_QUEUE = "catalog.sync";
 
@@ -20,6 +21,8 @@ interface SyncDeps {
   db: Db;
   commerce: CommercePort;
   log: Logger;
+  /** Given: changed products get a `products.index` job (vectors for search by photo). */
+  queue?: JobQueue;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -56,9 +59,12 @@ export async function runCatalogSync(ctx: SyncDeps, payload: unknown, progress: 
 
   await report(0);
   // Reading is 90 % of the work bar; the clean-up of products the store no longer has is the rest.
+  const changed: string[] = [];
   for await (const snapshot of ctx.commerce.exportAllProducts((f) => (fraction = f), { storeId: store.id, vendor: store.name })) {
     seen.add(snapshot.id);
-    counts[await upsertProductSnapshot(ctx.db, snapshot, { storeId: store.id })]++;
+    const outcome = await upsertProductSnapshot(ctx.db, snapshot, { storeId: store.id });
+    counts[outcome]++;
+    if (outcome !== "unchanged") changed.push(snapshot.id);
     await report(Math.min(0.9, fraction * 0.9));
   }
   await report(0.9);
@@ -70,11 +76,14 @@ export async function runCatalogSync(ctx: SyncDeps, payload: unknown, progress: 
     const current = await ctx.commerce.getProduct(p.id);
     if (!current) {
       if (await deleteProductFromReadModel(ctx.db, p.id)) counts.removed++;
+      changed.push(p.id);
     } else {
       const outcome = await upsertProductSnapshot(ctx.db, current);
       counts[outcome]++;
+      if (outcome !== "unchanged") changed.push(p.id);
     }
   }
+  if (ctx.queue) await enqueueProductIndex({ queue: ctx.queue, log }, changed);
 
   await ctx.db.store.update({ where: { id: store.id }, data: { last_synced_at: new Date() } });
   const result: CatalogSyncResult = { storeId: store.id, source: ctx.commerce.kind, total: seen.size, ...counts, startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString() };
@@ -111,17 +120,22 @@ const productGid = (payload: { id?: unknown; admin_graphql_api_id?: unknown }) =
 export async function applyProductWebhook(ctx: SyncDeps, topic: string, payload: Record<string, unknown>): Promise<"upserted" | "deleted" | "ignored"> {
   const id = productGid(payload);
   if (!id) return "ignored";
+  const reindex = async () => {
+    if (ctx.queue) await enqueueProductIndex({ queue: ctx.queue, log: ctx.log }, [id]);
+  };
   if (topic === "PRODUCTS_DELETE") {
     await deleteProductFromReadModel(ctx.db, id);
+    await reindex();
     return "deleted";
   }
   // The payload is REST-shaped and may be partial: read the product whole from the store.
   const snapshot = await ctx.commerce.getProduct(id);
   if (!snapshot) {
     await deleteProductFromReadModel(ctx.db, id); // deleted since the event
+    await reindex();
     return "deleted";
   }
-  await upsertProductSnapshot(ctx.db, snapshot);
+  if ((await upsertProductSnapshot(ctx.db, snapshot)) !== "unchanged") await reindex();
   return "upserted";
 }
 

@@ -11,6 +11,7 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from "~/api/
 import { hasPermission } from "~/api/auth.server";
 import { toProductCard } from "./catalog.server";
 import { freeHandle, genderWhere, productCardSelect, slugify, visibleProduct } from "./stores.server";
+import { rankForPrompt } from "./search/rank-for-prompt.server";
 
 export const COLLECTION_NOT_FOUND = "Collection not found";
 export const PUBLISH_NEEDS_PRODUCTS = "A collection needs at least one product before it can be published";
@@ -555,37 +556,17 @@ function titleCase(prompt: string): string {
   return t.length > 80 ? `${t.slice(0, 79).trimEnd()}…` : t;
 }
 
-type Ranked = { id: string; score: number; matched: number };
+type Ranked = { id: string; score: number };
 
 /**
- * Ranks active catalogue products for search words with PostgreSQL text matching: a whole-word
- * match in the title or product type weighs 3, a tag 2, the vendor 1.5, the description 1, plus
- * the pg_trgm word similarity to the title and 2 for every prompt word matched at all. Products
- * need at least one word match. (First version; the discovery issue brings semantic ranking.)
+ * Ranks visible products for a prompt with the search engine (app/services/search/rank-for-prompt):
+ * the prompt's gender restricts; its colours, materials and garment types, and its other words
+ * (typos corrected, word-vector synonyms), rank: 2 per prompt word matched, then ts_rank over the
+ * weighted product text, type/colour/material bonuses and the text-vector similarity.
  */
-async function rankProducts(db: Db, words: string[], gender: TargetGender | null, limit: number): Promise<Ranked[]> {
-  const genders = gender ? [gender, "both"] : ["both", "menswear", "womenswear"];
-  const rows = await db.$queryRaw<{ id: string; score: number; matched: bigint | number }[]>`
-    WITH words AS (SELECT unnest(${words}::text[]) AS w),
-    hits AS (
-      SELECT p.id, p.created_at, w.w,
-        (CASE WHEN p.title ~* ('\\m' || w.w) THEN 3 ELSE 0 END)
-        + (CASE WHEN p."productType" ~* ('\\m' || w.w) THEN 3 ELSE 0 END)
-        + (CASE WHEN EXISTS (SELECT 1 FROM unnest(p.tags) AS t(tag) WHERE lower(t.tag) LIKE w.w || '%') THEN 2 ELSE 0 END)
-        + (CASE WHEN p.vendor ~* ('\\m' || w.w) THEN 1.5 ELSE 0 END)
-        + (CASE WHEN p.description ~* ('\\m' || w.w) THEN 1 ELSE 0 END) AS exact,
-        word_similarity(w.w, lower(p.title)) AS fuzzy
-      FROM products p CROSS JOIN words w
-      WHERE p.status = 'active' AND p.target_gender::text = ANY(${genders}::text[])
-    )
-    SELECT id, (SUM(exact) + SUM(fuzzy) + 2 * COUNT(*) FILTER (WHERE exact > 0))::float8 AS score,
-           COUNT(*) FILTER (WHERE exact > 0) AS matched
-    FROM hits
-    GROUP BY id, created_at
-    HAVING COUNT(*) FILTER (WHERE exact > 0) > 0
-    ORDER BY score DESC, created_at DESC, id ASC
-    LIMIT ${limit}`;
-  return rows.map((r) => ({ id: r.id, score: Math.round(Number(r.score) * 1000) / 1000, matched: Number(r.matched) }));
+async function rankProducts(db: Db, prompt: string, gender: TargetGender | null, limit: number): Promise<Ranked[]> {
+  const { ranked } = await rankForPrompt({ db }, prompt, { limit, gender });
+  return ranked;
 }
 
 export interface SuggestionInput {
@@ -611,9 +592,9 @@ export async function generateSuggestions(db: Db, input: SuggestionInput) {
       orderBy: [{ created_at: "desc" }, { id: "asc" }],
       take: input.productCount * 3,
     });
-    ranked = rows.map((r) => ({ id: r.id, score: 0, matched: 0 }));
+    ranked = rows.map((r) => ({ id: r.id, score: 0 }));
   } else {
-    ranked = await rankProducts(db, words, gender, input.productCount * 3);
+    ranked = await rankProducts(db, input.prompt, gender, input.productCount * 3);
   }
   if (ranked.length === 0) return { suggestions: [] };
 

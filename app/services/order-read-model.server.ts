@@ -5,6 +5,7 @@
  */
 import { Prisma, type OrderItemStatus, type OrderStatus } from "@prisma/client";
 import type { Db } from "~/db.server";
+import { applyOrderPurchases } from "./recommendations/aggregates.server";
 
 export interface WebhookOrderLine {
   id: number | string;
@@ -121,12 +122,14 @@ export async function upsertOrderFromWebhook(db: Db, o: WebhookOrder): Promise<{
 
     // Purchase events: once per order, and none for a cancelled order.
     if (status === "cancelled") {
+      await applyOrderPurchases(tx, id, -1); // recommendations: take the order's purchases off
       await tx.productPurchaseEvent.deleteMany({ where: { order_id: id } });
     } else if ((await tx.productPurchaseEvent.count({ where: { order_id: id } })) === 0) {
       const events = lines
         .filter((l) => l.product_id)
         .map((l) => ({ order_id: id, user_id: user?.id ?? null, product_id: gid("Product", l.product_id)!, variant_id: gid("ProductVariant", l.variant_id), quantity: l.quantity ?? 1, created_at: o.created_at ? new Date(o.created_at) : new Date() }));
       if (events.length) await tx.productPurchaseEvent.createMany({ data: events });
+      if (events.length) await applyOrderPurchases(tx, id, 1); // recommendations: popularity and "bought together", once per order
     }
     return { id, created: !existing };
   });

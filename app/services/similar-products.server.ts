@@ -4,8 +4,9 @@
  * Similarity of a candidate to a product is a weighted sum of: product type (same type, same
  * family such as "tops", or same group), gender compatibility, price proximity (log ratio), the
  * colours of the variants (CIEDE2000 distance in Lab), and tag overlap (Jaccard). When both
- * products have an "attributes" vector (sync-pinecone), its cosine joins the score.
- * The discovery issue adds image embeddings (kind "image") and visual similarity later.
+ * products have an "attributes" vector (sync-pinecone), its cosine joins the score. When both
+ * have an "image" vector (the products.index job), the visual similarity of their featured
+ * images, read from the vector index, joins it too (`blendImageSimilarity`).
  */
 import type { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
@@ -14,6 +15,7 @@ import type { ProductCard, ProductDetail } from "~/contract/products";
 import { isMissingId, toProductGid } from "~/lib/gid";
 import { deltaE2000, hexToLab, type Lab } from "./color.server";
 import { getProductCards, getProductDetails, visibleProductWhere } from "./catalog.server";
+import type { VectorIndex } from "~/providers/vector-index/port";
 
 // ---------------------------------------------------------------------------------------------
 // Product-type families
@@ -230,10 +232,40 @@ export interface SimilarQuery {
   completeProductData: boolean;
 }
 
+/** Image cosines of our vectors between garments sit in about 0.6–1; this maps them to 0–1. */
+const IMAGE_COSINE_FLOOR = 0.6;
+const IMAGE_WEIGHT = 0.3;
+/** Neighbours asked of the vector index; candidates beyond them count as no closer than the last. */
+const IMAGE_NEIGHBOURS = 300;
+
+/**
+ * Visual similarity of candidates to the source product, from the vector index ("image"
+ * namespace): id → similarity 0–1, only for candidates that have an image vector, and empty when
+ * the source has none. Candidates the index did not return among its nearest get the last
+ * returned cosine (an upper bound of theirs).
+ */
+export async function imageSimilarities(db: Db, vectors: VectorIndex, sourceId: string, candidateIds: string[], targetGenders?: TargetGender[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const src = await db.productEmbedding.findUnique({ where: { product_id_kind: { product_id: sourceId, kind: "image" } }, select: { embedding: true, model: true } });
+  if (!src || !candidateIds.length) return out;
+  const withImage = await db.productEmbedding.findMany({ where: { kind: "image", model: src.model, product_id: { in: candidateIds } }, select: { product_id: true } });
+  if (!withImage.length) return out;
+  const matches = await vectors.query("image", src.embedding, { topK: IMAGE_NEIGHBOURS, excludeIds: [sourceId], targetGenders });
+  const byId = new Map(matches.map((m) => [m.id, m.score]));
+  const floor = matches.length >= IMAGE_NEIGHBOURS ? matches[matches.length - 1].score : IMAGE_COSINE_FLOOR;
+  for (const { product_id } of withImage) {
+    const cos = byId.get(product_id) ?? floor;
+    out.set(product_id, Math.max(0, Math.min(1, (cos - IMAGE_COSINE_FLOOR) / (1 - IMAGE_COSINE_FLOOR))));
+  }
+  return out;
+}
+
 export async function similarProducts(
   db: Db,
   rawId: string,
   q: SimilarQuery,
+  /** With it, visual similarity joins the score (products with image vectors). */
+  vectors?: VectorIndex,
 ): Promise<{ results: (ProductCard | ProductDetail)[]; scores: number[]; page: number; limit: number; total: number; hasNextPage: boolean }> {
   const empty = { results: [], scores: [], page: q.page, limit: q.limit, total: 0, hasNextPage: false };
   if (isMissingId(rawId)) return empty;
@@ -259,7 +291,7 @@ export async function similarProducts(
     orderBy: [{ created_at: "desc" }, { id: "asc" }],
     take: MAX_CANDIDATES,
   });
-  const vectors = new Map(
+  const attributeVectors = new Map(
     (
       await db.productEmbedding.findMany({
         where: { kind: ATTRIBUTES_KIND, product_id: { in: [id, ...candidates.map((c) => c.id)] } },
@@ -267,13 +299,23 @@ export async function similarProducts(
       })
     ).map((e) => [e.product_id, e.embedding]),
   );
-  const srcVector = vectors.get(id);
-  const scored = candidates
-    .filter((c) => genderCompatible(gender, c.target_gender))
+  const srcVector = attributeVectors.get(id);
+  const compatible = candidates.filter((c) => genderCompatible(gender, c.target_gender));
+  let visual = new Map<string, number>();
+  if (vectors) {
+    try {
+      visual = await imageSimilarities(db, vectors, id, compatible.map((c) => c.id), gender === "both" ? undefined : [gender, "both"]);
+    } catch {
+      visual = new Map(); // the index is unreachable: attributes alone
+    }
+  }
+  const scored = compatible
     .map((c) => {
       let score = attributeScore(src, attributesOf(c));
-      const v = vectors.get(c.id);
+      const v = attributeVectors.get(c.id);
       if (srcVector && v) score = 0.6 * score + 0.4 * Math.max(0, cosine(srcVector, v));
+      const image = visual.get(c.id);
+      if (image !== undefined) score = (1 - IMAGE_WEIGHT) * score + IMAGE_WEIGHT * image;
       return { id: c.id, score: Math.round(score * 1e4) / 1e4 };
     })
     .filter((s) => s.score > 0.2)

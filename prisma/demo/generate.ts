@@ -47,6 +47,7 @@ export const SHOPPER_COUNT = 40;
 export const ORDER_COUNT = 150;
 export const REVIEW_TARGET = 500;
 export const RANDOM_VIEW_EVENTS = 3600;
+export const BROWSE_SESSIONS = 520;
 
 export const DEMO_EMAIL_DOMAIN = "demo.local";
 export const DEMO_PASSWORD = "demo-password";
@@ -780,6 +781,52 @@ export function buildDemoData(passwordHash: string): DemoRows {
       product_id: product.id,
       created_at: at(BASE - rv.float(0.01, 120) * DAY),
     });
+  }
+
+  // --- Browsing sessions (related products viewed one after another) ----------------------
+  // Shoppers and anonymous visitors who browse a handful of related products within an hour:
+  // mostly the same garment, sometimes the same store, sometimes anything. Feeds the "viewed
+  // together" pairs (customers also viewed) and the most-viewed list.
+  const rb = new Random(4242);
+  const poolPickers = new Map<string, ((r: Random) => ProductInfo) | null>();
+  const poolPicker = (key: string, filter: (p: ProductInfo) => boolean) => {
+    if (!poolPickers.has(key)) {
+      const pool = products.filter(filter);
+      poolPickers.set(key, pool.length > 1 ? weightedPicker(pool, (p) => popularity.get(p.id)!) : null);
+    }
+    return poolPickers.get(key)!;
+  };
+  const VISITOR_PREFS: Gender[][] = [["menswear", "both"], ["womenswear", "both"], ["menswear", "womenswear", "both"]];
+  for (let i = 0; i < BROWSE_SESSIONS; i++) {
+    const user = rb.chance(0.55) ? (i % 23 === 5 ? demoShopper : rb.pick(shoppers)) : null;
+    const prefs = user ? user.prefs : rb.pick(VISITOR_PREFS);
+    const start = pickerFor(prefs, false);
+    let current = start(rb);
+    let t = BASE - rb.float(0.05, 60) * DAY;
+    const length = rb.int(3, 9);
+    const seen = new Set<string>();
+    for (let j = 0; j < length; j++) {
+      if (!seen.has(current.id)) {
+        seen.add(current.id);
+        rows.viewEvents.push({
+          id: demoUuid("browse", `${i}-${j}`),
+          user_id: user?.id ?? null,
+          session_id: `demo-browse-${i + 1}`,
+          product_id: current.id,
+          created_at: at(t),
+        });
+      }
+      t += rb.float(0.5, 6) * MINUTE;
+      const from = current;
+      const r = rb.next();
+      const next =
+        r < 0.6
+          ? poolPicker(`type|${from.type.key}|${prefs.join(",")}`, (p) => p.type.key === from.type.key && prefs.includes(p.gender))
+          : r < 0.85
+            ? poolPicker(`store|${from.store.key}|${prefs.join(",")}`, (p) => p.store.key === from.store.key && prefs.includes(p.gender))
+            : null;
+      current = (next ?? start)(rb);
+    }
   }
 
   // --- Reviews ------------------------------------------------------------------------------

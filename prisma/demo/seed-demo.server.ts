@@ -11,6 +11,7 @@ import type { PrismaClient } from "@prisma/client";
 import { hashPassword } from "../../app/services/passwords.server";
 import { buildDemoData, demoIdentityIds, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./generate";
 import { renderImages } from "./images.server";
+import { rebuildRecommendationAggregates } from "../../app/services/recommendations/aggregates.server";
 
 export interface SeedReport {
   created: boolean;
@@ -69,6 +70,8 @@ export async function countDemoData(db: PrismaClient): Promise<Record<string, nu
   counts.companions = await db.productCompanion.count();
   counts.viewEvents = await db.productViewEvent.count();
   counts.purchaseEvents = await db.productPurchaseEvent.count();
+  counts.popularity = await db.productPopularity.count();
+  counts.coOccurrences = await db.productCoOccurrence.count();
   return counts;
 }
 
@@ -143,6 +146,9 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await db.reviewRatingSummary.createMany({ data: rows.summaries });
   await db.savedProduct.createMany({ data: rows.savedProducts });
   await db.userFavoriteStore.createMany({ data: rows.favoriteStores });
+  // Recommendation aggregates (popularity, viewed/bought together) from the events just written,
+  // by the same rules as the live updates (app/services/recommendations/aggregates.server.ts).
+  const recommendations = await rebuildRecommendationAggregates(db, { now: new Date() });
   const dbMs = Math.round(performance.now() - dbStarted);
 
   const counts = await countDemoData(db);
@@ -152,6 +158,7 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
       ms: Math.round(performance.now() - started),
       buildMs: Math.round(built - started),
       dbMs,
+      recommendationsMs: recommendations.ms,
       images: images,
     },
     "demo data seeded",

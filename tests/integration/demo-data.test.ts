@@ -142,6 +142,9 @@ describe("demo data", () => {
     const liveItems = await db.orderItem.count({ where: { status: { not: "cancelled" } } });
     expect(await db.productPurchaseEvent.count()).toBe(liveItems);
     expect(first.counts.viewEvents).toBeGreaterThan(2000);
+    // Recommendation aggregates built from those events (popularity, viewed/bought together).
+    expect(first.counts.popularity).toBeGreaterThan(400);
+    expect(first.counts.coOccurrences).toBeGreaterThan(1000);
 
     const verified = await db.review.findMany({ where: { verified_buyer: true }, select: { user_id: true, product_id: true, shopify_order_id: true } });
     expect(verified.length).toBeGreaterThan(0);

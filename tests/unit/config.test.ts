@@ -28,7 +28,7 @@ describe("loadConfig", () => {
       COMMERCE_ADAPTER: "local",
       STORAGE_ADAPTER: "local",
       IMAGE_AI_ADAPTER: "local",
-      VECTOR_ADAPTER: "pgvector",
+      VECTOR_INDEX: "auto",
       EMAIL_ADAPTER: "outbox",
       LLM_ADAPTER: "local",
       TAOBAO_ADAPTER: "local",
@@ -101,7 +101,15 @@ describe("loadConfig", () => {
     const problems = problemsOf({ ...PROD, APP_SECRET: "", STORAGE_ADAPTER: "s3", IMAGE_AI_ADAPTER: "fal", EMAIL_ADAPTER: "smtp", LLM_ADAPTER: "openai" });
     const keys = problems.map((p) => p.split(":")[0]).sort();
     expect(keys).toEqual(["APP_SECRET", "FAL_KEY", "OPENAI_API_KEY", "S3_ACCESS_KEY_ID", "S3_BUCKET", "S3_REGION", "S3_SECRET_ACCESS_KEY", "SMTP_URL"]);
+    expect(problemsOf({ VECTOR_INDEX: "pinecone" }).map((p) => p.split(":")[0]).sort()).toEqual(["PINECONE_API_KEY", "PINECONE_INDEX_HOST"]);
+    expect(problemsOf({ VECTOR_INDEX: "pinecone" })[0]).toContain("when VECTOR_INDEX=pinecone");
+    // The former variable name still works.
     expect(problemsOf({ VECTOR_ADAPTER: "pinecone" }).map((p) => p.split(":")[0]).sort()).toEqual(["PINECONE_API_KEY", "PINECONE_INDEX_HOST"]);
+    expect(loadConfig({ VECTOR_ADAPTER: "pgvector" }).VECTOR_INDEX).toBe("pgvector");
+    expect(loadConfig({ VECTOR_INDEX: "exact", VECTOR_ADAPTER: "pgvector" }).VECTOR_INDEX).toBe("exact");
+    expect(problemsOf({ VECTOR_INDEX: "faiss" })[0]).toMatch(/^VECTOR_INDEX: /);
+    expect(problemsOf({ VECTOR_INDEX: "pinecone", PINECONE_API_KEY: "k", PINECONE_INDEX_HOST: "https://x.pinecone.io/some/path?q" })[0]).toMatch(/^PINECONE_INDEX_HOST: /);
+    expect(loadConfig({ VECTOR_INDEX: "pinecone", PINECONE_API_KEY: "k", PINECONE_INDEX_HOST: "products-abc.svc.aped-4627-b74a.pinecone.io" }).VECTOR_INDEX).toBe("pinecone");
     expect(problemsOf({ TAOBAO_ADAPTER: "http", TAOBAO_API_KEY: "k" })).toEqual(["TAOBAO_API_URL: TAOBAO_API_URL is required when TAOBAO_ADAPTER=http"]);
   });
 

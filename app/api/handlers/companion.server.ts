@@ -24,7 +24,8 @@ import {
   verifyCompanion,
   COMPANION_NOT_FOUND,
 } from "~/services/companion.server";
-import { similarProducts, syncAttributeVector } from "~/services/similar-products.server";
+import { similarProducts } from "~/services/similar-products.server";
+import { syncProductVectors } from "~/services/product-index.server";
 import { findCompanion } from "~/services/companion.server";
 import { badRequest, notFound } from "../errors.server";
 import type { HandlersFor } from "../router.server";
@@ -64,12 +65,12 @@ export const companionHandlers: HandlersFor<typeof companionEndpoints> = {
   companionSyncInventory: async ({ ctx, input }) => syncCompanionInventory(ctx, input.params.id),
   companionSimilar: async ({ ctx, input, headers }) => {
     headers.set("cache-control", "public, max-age=60");
-    return similarProducts(ctx.db, input.params.id, input.query);
+    return similarProducts(ctx.db, input.params.id, input.query, ctx.vectors);
   },
   companionSyncVector: async ({ ctx, input }) => {
     const c = await findCompanion(ctx.db, input.params.id);
     if (!c) throw notFound(COMPANION_NOT_FOUND);
-    const r = await syncAttributeVector(ctx.db, c.shopify_product_id);
+    const r = await syncProductVectors(ctx, c.shopify_product_id);
     if (!r) throw notFound(COMPANION_NOT_FOUND);
     return r;
   },

@@ -26,6 +26,12 @@ export function Header() {
         </div>
         <div className="header__search">
           <SearchBox />
+          <Link to="/photo-search" className="photo-link" aria-label="Search with a photo" title="Search with a photo" data-testid="photo-search-link">
+            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+              <path d="M4 8h3l2-3h6l2 3h3v11H4z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+              <circle cx="12" cy="13" r="3.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
+            </svg>
+          </Link>
         </div>
         <div className="header__account">
           <AccountMenu />

@@ -1,35 +1,65 @@
-import { memo } from "react";
+import { memo, type MouseEvent } from "react";
+import { Link } from "react-router-dom";
 import type { ProductCard as ProductCardData } from "~/contract";
 import { formatPriceRange, imageAlt, swatchColors } from "../lib/products";
+import { productPath } from "../lib/product-path";
+import { useProductOpener } from "../lib/product-opener";
 
-/** A product in a grid. Not a link yet: product pages come later. */
+/** A click that asks for a new tab or window, or a download: leave it to the browser. */
+function isModifiedClick(e: MouseEvent) {
+  return e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey;
+}
+
+/**
+ * A product in a grid: a link to its page. On pages with a product modal (home feed, search) a
+ * plain click opens the modal instead.
+ */
 export const ProductCard = memo(function ProductCard({ product }: { product: ProductCardData }) {
+  const opener = useProductOpener();
   const { colors, extra } = swatchColors(product.colorHexes);
   return (
-    <article className="card" data-testid="product-card" aria-label={product.title}>
-      <div className="card__media">
-        {product.featuredImage ? (
-          <img className="card__img" src={product.featuredImage.url} alt={imageAlt(product)} loading="lazy" decoding="async" width={600} height={800} />
-        ) : (
-          <div className="card__noimg" role="img" aria-label={product.title}>
-            No image
-          </div>
-        )}
-        {!product.availableForSale && <span className="card__badge">Sold out</span>}
-      </div>
-      <div className="card__body">
-        <p className="card__vendor">{product.vendor}</p>
-        <h3 className="card__title">{product.title}</h3>
-        <p className="card__price">{formatPriceRange(product.priceRange)}</p>
-        {colors.length > 0 && (
-          <ul className="swatches" aria-label={`${colors.length + extra} colours`}>
-            {colors.map((c) => (
-              <li key={c} className="swatch" style={{ backgroundColor: c }} title={c} />
-            ))}
-            {extra > 0 && <li className="swatch-more">+{extra}</li>}
-          </ul>
-        )}
-      </div>
+    <article className="card" data-testid="product-card" data-product-id={product.id} aria-label={product.title}>
+      <Link
+        className="card__link"
+        to={productPath(product)}
+        onClick={(e) => {
+          if (!opener || isModifiedClick(e)) return;
+          e.preventDefault();
+          opener(product);
+        }}
+      >
+        <div className="card__media">
+          {product.featuredImage ? (
+            <img
+              className="card__img"
+              src={product.featuredImage.url}
+              alt={imageAlt(product)}
+              loading="lazy"
+              decoding="async"
+              width={600}
+              height={800}
+            />
+          ) : (
+            <div className="card__noimg" role="img" aria-label={product.title}>
+              No image
+            </div>
+          )}
+          {!product.availableForSale && <span className="card__badge">Sold out</span>}
+        </div>
+        <div className="card__body">
+          <p className="card__vendor">{product.vendor}</p>
+          <h3 className="card__title">{product.title}</h3>
+          <p className="card__price">{formatPriceRange(product.priceRange)}</p>
+        </div>
+      </Link>
+      {colors.length > 0 && (
+        <ul className="swatches" aria-label={`${colors.length + extra} colours`}>
+          {colors.map((c) => (
+            <li key={c} className="swatch" style={{ backgroundColor: c }} title={c} />
+          ))}
+          {extra > 0 && <li className="swatch-more">+{extra}</li>}
+        </ul>
+      )}
     </article>
   );
 });

@@ -17,6 +17,24 @@ export const HOME_FEED_LATER_PAGE = 3;
 /** Home feed freshness: stale after 5 minutes, kept in cache 30 minutes (SPEC §9). */
 export const HOME_STALE_MS = 5 * 60_000;
 export const HOME_CACHE_MS = 30 * 60_000;
+/** Home feed insertions (collections, stores, styles): 4 on the first page, 2 on later pages (SPEC §9). */
+export const HOME_INSERTIONS_FIRST_PAGE = 4;
+export const HOME_INSERTIONS_LATER_PAGE = 2;
+/** Products shown in one home feed insertion. */
+export const HOME_INSERTION_PRODUCTS = 4;
+
+/** Product page related feed: batches of 12 in the mobile-like mode, else 20 (SPEC §9). */
+export const PRODUCT_RELATED_BATCH_MOBILE = 12;
+export const PRODUCT_RELATED_BATCH_DESKTOP = 20;
+/** Product modal recommendations batch (SPEC §9). */
+export const MODAL_RECOMMENDATIONS_BATCH = 20;
+
+/** Past photo searches shown (SPEC §9: vision entries 10). */
+export const VISION_ENTRIES_TAKE = 10;
+/** Photo search: images are compressed to at most this many px on the longer side (SPEC §5, §9). */
+export const IMAGE_MAX_DIMENSION = 1024;
+/** Photo search: the largest photo accepted before compression, in bytes. */
+export const PHOTO_MAX_INPUT_BYTES = 25 * 1024 * 1024;
 
 /** Recently viewed products kept in local storage (SPEC §9). */
 export const RECENTLY_VIEWED_MAX = 3;

@@ -9,6 +9,7 @@ import { homePathFor, isHomePath, isPathChange, readSearchTerm, withSearchTerm }
 import { useDebouncedValue } from "./use-debounced-value";
 import { SEARCH_DEBOUNCE_MS } from "./constants";
 import { useGender, type NavState } from "./gender";
+import { clearRefinements } from "./search-state";
 
 export function useSearchTerm() {
   const location = useLocation();
@@ -27,7 +28,8 @@ export function useSearchTerm() {
       if (term === readSearchTerm(location.search)) return;
       applied.current = term;
       if (isHomePath(location.pathname)) {
-        navigate({ pathname: location.pathname, search: withSearchTerm(location.search, term) }, { replace: true, state: location.state });
+        // A new term starts a new search: the sort stays, filters and the page go (search-state.ts).
+        navigate({ pathname: location.pathname, search: withSearchTerm(clearRefinements(location.search), term) }, { replace: true, state: location.state });
       } else if (term) {
         navigate({ pathname: homePathFor(gender), search: withSearchTerm("", term) }, { state: { keepSearch: true } satisfies NavState });
       }

@@ -12,7 +12,7 @@ import type { ApiClient } from "~/client";
 import { App } from "../../../storefront/src/App";
 import { ApiContext } from "../../../storefront/src/lib/api";
 import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
-import { productGridKey } from "../../../storefront/src/lib/products";
+import { FIRST_HOME_CURSOR, homeFeedKey } from "../../../storefront/src/lib/home-feed-query";
 import type { Gender } from "../../../storefront/src/lib/gender-routing";
 
 const failingApi = new Proxy({} as ApiClient, {
@@ -58,10 +58,18 @@ function render(path: string, opts: { user?: User; products?: { gender: Gender; 
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   qc.setQueryData(SESSION_QUERY_KEY, opts.user ?? user());
   if (opts.products) {
-    const { gender, search = "", items, hasNextPage } = opts.products;
-    qc.setQueryData(productGridKey(gender, search), {
-      pages: [{ products: items, pageInfo: { hasNextPage, endCursor: hasNextPage ? "c1" : null } }],
-      pageParams: [undefined],
+    const { gender, items, hasNextPage } = opts.products;
+    qc.setQueryData(homeFeedKey(gender, (opts.user ?? user()).id), {
+      pages: [
+        {
+          cursor: FIRST_HOME_CURSOR,
+          next: hasNextPage ? { index: 1, randomCursor: "c1", randomDone: false, relatedOffset: 6 } : undefined,
+          random: items,
+          related: [],
+          insertions: [],
+        },
+      ],
+      pageParams: [FIRST_HOME_CURSOR],
     });
   }
   return renderToString(
@@ -80,10 +88,10 @@ function render(path: string, opts: { user?: User; products?: { gender: Gender; 
 const count = (html: string, needle: string) => html.split(needle).length - 1;
 
 describe("storefront shell (server render)", () => {
-  it("renders the menswear grid with cards, images and load more", () => {
+  it("renders the menswear feed with cards, images and more to load", () => {
     const html = render("/mens", { products: { gender: "menswear", items: Array.from({ length: 24 }, (_, i) => product(i)), hasNextPage: true } });
     expect(count(html, 'data-testid="product-card"')).toBe(24);
-    expect(html).toContain('data-testid="load-more"');
+    expect(html).toContain('data-testid="home-feed-more"');
     expect(html).toMatch(/<article[^>]*data-testid="product-card"/);
     expect(html).not.toMatch(/<a\s[^>]*data-testid="product-card"/);
     expect(html).toMatch(/<img[^>]*src="\/uploads\/images\/p0.jpg"[^>]*alt="Black wool coat"[^>]*loading="lazy"/);
@@ -97,10 +105,10 @@ describe("storefront shell (server render)", () => {
     expect(html).toContain("Menswear</h1>");
   });
 
-  it("hides load more on the last page and shows an empty state with no products", () => {
+  it("has nothing more to load on the last page and shows an empty state with no products", () => {
     const last = render("/womens", { products: { gender: "womenswear", items: [product(1)], hasNextPage: false } });
     expect(count(last, 'data-testid="product-card"')).toBe(1);
-    expect(last).not.toContain('data-testid="load-more"');
+    expect(last).not.toContain('data-testid="home-feed-more"');
     const empty = render("/", { products: { gender: "both", items: [], hasNextPage: false } });
     expect(empty).toContain("No products found");
   });

@@ -1,0 +1,75 @@
+/**
+ * A collection, store or style shown between the home feed's products: a title, a line of text
+ * and four of its products.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "react-router-dom";
+import type { ProductCard as ProductCardData } from "~/contract";
+import type { FeedInsertion as FeedInsertionData } from "../lib/home-feed";
+import type { Gender } from "../lib/gender-routing";
+import { useApi } from "../lib/api";
+import { HOME_CACHE_MS, HOME_INSERTION_PRODUCTS, HOME_STALE_MS } from "../lib/constants";
+import { storePath } from "../lib/store-path";
+import { ProductCard, ProductCardSkeleton } from "./ProductCard";
+
+const KIND_LABEL = { collection: "Collection", store: "Store", style: "Style" } as const;
+
+function Products({ products, label }: { products: ProductCardData[]; label: string }) {
+  return (
+    <div className="insertion__products" role="list" aria-label={label}>
+      {products.map((p) => (
+        <div role="listitem" key={p.id} className="insertion__item">
+          <ProductCard product={p} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function StyleProducts({ id, name, gender }: { id: string; name: string; gender: Gender }) {
+  const api = useApi();
+  const q = useQuery({
+    queryKey: ["style", id],
+    queryFn: () => api.stylesGetById({ params: { id } }),
+    staleTime: HOME_STALE_MS,
+    gcTime: HOME_CACHE_MS,
+  });
+  if (q.isPending)
+    return (
+      <div className="insertion__products" aria-busy="true" aria-label={`Loading ${name}`}>
+        {Array.from({ length: HOME_INSERTION_PRODUCTS }, (_, i) => (
+          <ProductCardSkeleton key={i} />
+        ))}
+      </div>
+    );
+  const products = (q.data?.products ?? []).filter((p) => gender === "both" || p.target_gender === "both" || p.target_gender === gender).slice(0, HOME_INSERTION_PRODUCTS);
+  if (products.length === 0) return <p className="insertion__empty">No products in this style yet.</p>;
+  return <Products products={products} label={`${name} products`} />;
+}
+
+export function FeedInsertion({ insertion, gender }: { insertion: FeedInsertionData; gender: Gender }) {
+  const kind = insertion.kind;
+  const title = kind === "collection" ? insertion.collection.title : kind === "store" ? insertion.store.name : insertion.style.name;
+  const text = kind === "collection" ? insertion.collection.description : kind === "store" ? insertion.store.description : insertion.style.description;
+  const image = kind === "collection" ? insertion.collection.image_url : kind === "store" ? insertion.store.logo_url : insertion.style.image_url;
+  const headingId = `ins-${kind}-${kind === "collection" ? insertion.collection.id : kind === "store" ? insertion.store.id : insertion.style.id}`;
+  return (
+    <section className={`insertion insertion--${kind}`} aria-labelledby={headingId} data-testid="feed-insertion" data-kind={kind}>
+      <header className="insertion__head">
+        {image && <img className={`insertion__thumb insertion__thumb--${kind}`} src={image} alt="" loading="lazy" decoding="async" width={48} height={48} />}
+        <div className="insertion__titles">
+          <p className="insertion__kind">{KIND_LABEL[kind]}</p>
+          <h2 id={headingId} className="insertion__title">
+            {kind === "store" ? <Link to={storePath(insertion.store)}>{title}</Link> : title}
+          </h2>
+          {text && <p className="insertion__text">{text}</p>}
+        </div>
+      </header>
+      {kind === "style" ? (
+        <StyleProducts id={insertion.style.id} name={title} gender={gender} />
+      ) : (
+        <Products products={insertion.products} label={`${title} products`} />
+      )}
+    </section>
+  );
+}

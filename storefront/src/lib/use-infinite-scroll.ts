@@ -1,0 +1,36 @@
+/**
+ * Infinite scroll: calls `onLoadMore` when a sentinel element comes near the viewport (or near the
+ * bottom of a scrolling `root`, e.g. a dialog). Returns a ref callback for the sentinel.
+ * While the sentinel stays visible after a page arrived (a short page), it asks again.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+
+export interface InfiniteScrollOptions {
+  /** Whether more can be loaded now (has a next page, not fetching, no error). */
+  enabled: boolean;
+  onLoadMore: () => void;
+  /** The scrolling ancestor; the viewport when omitted. */
+  root?: Element | null;
+  /** How far ahead to start loading. */
+  rootMargin?: string;
+}
+
+export function useInfiniteScroll({ enabled, onLoadMore, root = null, rootMargin = "600px 0px" }: InfiniteScrollOptions) {
+  const [node, setNode] = useState<Element | null>(null);
+  const [visible, setVisible] = useState(false);
+  const load = useRef(onLoadMore);
+  load.current = onLoadMore;
+
+  useEffect(() => {
+    if (!node || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver((entries) => setVisible(entries.some((e) => e.isIntersecting)), { root, rootMargin });
+    io.observe(node);
+    return () => io.disconnect();
+  }, [node, root, rootMargin]);
+
+  useEffect(() => {
+    if (enabled && visible) load.current();
+  }, [enabled, visible]);
+
+  return useCallback((el: Element | null) => setNode(el), []);
+}

@@ -1,0 +1,106 @@
+/**
+ * The product page (`/products/<id>/<handle>`): the product, the shopper's recently viewed
+ * products, and the related feed (12 a batch in the mobile layout, else 20) with infinite scroll.
+ * Opening it records a view.
+ */
+import { useEffect } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
+import { Messages } from "~/contract";
+import { ApiClientError } from "~/client";
+import { errorMessage, useApi } from "../lib/api";
+import { useGender } from "../lib/gender";
+import { homePathFor } from "../lib/gender-routing";
+import { productIdFromParam, productPath } from "../lib/product-path";
+import { relatedBatchSize } from "../lib/related-feed";
+import { useIsMobile } from "../lib/use-media-query";
+import { useRecordView } from "../lib/use-record-view";
+import { ProductDetails } from "../components/ProductDetails";
+import { RelatedProducts } from "../components/RelatedProducts";
+import { RecentlyViewed } from "../components/RecentlyViewed";
+import { Spinner } from "../components/FeedStatus";
+
+export function ProductPage() {
+  const api = useApi();
+  const params = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { gender } = useGender();
+  const mobile = useIsMobile();
+  const id = productIdFromParam(params.productId);
+
+  const product = useQuery({
+    queryKey: ["product", id],
+    queryFn: () => api.productsGetById({ params: { id: id ?? "" } }),
+    enabled: !!id,
+    staleTime: 5 * 60_000,
+  });
+  useRecordView(product.data);
+
+  // The canonical address carries the current handle.
+  useEffect(() => {
+    if (!product.data) return;
+    const canonical = productPath(product.data);
+    if (decodeURI(location.pathname) !== decodeURI(canonical)) navigate({ pathname: canonical, search: location.search, hash: location.hash }, { replace: true, state: { keepSearch: true } });
+  }, [product.data, location.pathname, location.search, location.hash, navigate]);
+
+  useEffect(() => {
+    document.title = `${product.data?.title ?? "Product"} · Fashion Discovery`;
+  }, [product.data?.title]);
+
+  // Another product (a related card): start at the top, not where the last page was scrolled to.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [id]);
+
+  const notFound = !id || (product.error instanceof ApiClientError && (product.error.status === 404 || product.error.status === 400));
+
+  if (notFound) {
+    return (
+      <section className="page" aria-labelledby="pd-missing">
+        <div className="state" data-testid="product-not-found">
+          <h1 id="pd-missing" className="state__title">
+            This product is not available
+          </h1>
+          <p className="state__text">It may have sold out or been removed from the shop.</p>
+          <Link className="button" to={homePathFor(gender)}>
+            Continue shopping
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section className="page product-page" data-testid="product-page">
+      <nav className="crumbs" aria-label="Breadcrumb">
+        <Link to={homePathFor(gender)}>Shop</Link>
+        {product.data && (
+          <>
+            <span aria-hidden="true"> / </span>
+            <span aria-current="page">{product.data.title}</span>
+          </>
+        )}
+      </nav>
+      {product.isPending ? (
+        <div className="modal__loading">
+          <Spinner label="Loading product…" />
+        </div>
+      ) : product.isError ? (
+        <div className="state state--error" role="alert">
+          <h1 className="state__title">{Messages.FAILED_TO_FETCH_PRODUCT}</h1>
+          <p className="state__text">{errorMessage(product.error, "Please try again in a moment.")}</p>
+          <button type="button" className="button" onClick={() => void product.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : (
+        <>
+          <ProductDetails key={product.data.id} product={product.data} headingLevel={1} />
+          <RecentlyViewed excludeId={product.data.id} />
+          <RelatedProducts key={`related-${product.data.id}-${mobile}`} productId={product.data.id} batchSize={relatedBatchSize(mobile)} />
+        </>
+      )}
+    </section>
+  );
+}

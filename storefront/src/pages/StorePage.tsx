@@ -1,0 +1,137 @@
+/**
+ * A store (`/stores/<id>/<handle>`): its name, description and size advice, and its products
+ * (12 a page, SPEC §9 "store products 12", for the current gender). Reached from product pages
+ * and feed insertions.
+ */
+import { useEffect } from "react";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { Link, useParams } from "react-router-dom";
+import { Messages } from "~/contract";
+import { ApiClientError } from "~/client";
+import { errorMessage, useApi } from "../lib/api";
+import { useGender } from "../lib/gender";
+import { targetGenderParam } from "../lib/gender-preference";
+import { homePathFor } from "../lib/gender-routing";
+import { useProductModalRoute, ProductOpenerProvider } from "../lib/product-opener";
+import { useInfiniteScroll } from "../lib/use-infinite-scroll";
+import { ProductCard, ProductCardSkeleton } from "../components/ProductCard";
+import { FeedFooter, Spinner } from "../components/FeedStatus";
+import { ProductModal } from "../components/ProductModal";
+
+const STORE_PAGE = 12;
+
+export function StorePage() {
+  const api = useApi();
+  const { storeId = "" } = useParams();
+  const { gender } = useGender();
+  const modal = useProductModalRoute();
+  const target_gender = targetGenderParam(gender);
+
+  const store = useQuery({ queryKey: ["store", storeId], queryFn: () => api.storesGetById({ params: { id: storeId } }), enabled: !!storeId });
+  const products = useInfiniteQuery({
+    queryKey: ["store-products", storeId, gender],
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) => api.storesProducts({ params: { id: storeId }, query: { skip: pageParam, take: STORE_PAGE, target_gender } }),
+    getNextPageParam: (last, all) => {
+      const loaded = all.reduce((n, p) => n + p.products.length, 0);
+      return last.products.length === STORE_PAGE && loaded < last.total ? loaded : undefined;
+    },
+    enabled: !!storeId && store.isSuccess,
+  });
+  const items = products.data?.pages.flatMap((p) => p.products) ?? [];
+  const loadMore = () => {
+    if (products.hasNextPage && !products.isFetchingNextPage) void products.fetchNextPage();
+  };
+  const sentinel = useInfiniteScroll({ enabled: !!products.hasNextPage && !products.isFetching && !products.isFetchNextPageError, onLoadMore: loadMore });
+
+  useEffect(() => {
+    document.title = `${store.data?.name ?? "Store"} · Fashion Discovery`;
+  }, [store.data?.name]);
+
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [storeId]);
+
+  if (store.error instanceof ApiClientError && store.error.status === 404) {
+    return (
+      <section className="page">
+        <div className="state">
+          <h1 className="state__title">Store not found</h1>
+          <Link className="button" to={homePathFor(gender)}>
+            Continue shopping
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  if (store.isPending) return <Spinner label="Loading store…" />;
+  if (store.isError) {
+    return (
+      <div className="state state--error" role="alert">
+        <h1 className="state__title">This store could not be loaded</h1>
+        <p className="state__text">{errorMessage(store.error)}</p>
+        <button type="button" className="button" onClick={() => void store.refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  const s = store.data;
+  return (
+    <ProductOpenerProvider opener={modal.open}>
+      <section className="page store-page" aria-labelledby="store-heading" data-testid="store-page">
+        <header className="store-head">
+          {s.logo_url && <img className="store-head__logo" src={s.logo_url} alt="" width={72} height={72} />}
+          <div>
+            <h1 id="store-heading" className="page__title">
+              {s.name}
+            </h1>
+            {s.description && <p className="store-head__text">{s.description}</p>}
+            {s.size_recommendation && (
+              <p className="store-head__size">
+                <strong>Sizing:</strong> {s.size_recommendation}
+              </p>
+            )}
+          </div>
+        </header>
+        {products.isPending ? (
+          <div className="grid" aria-busy="true" aria-label="Loading products">
+            {Array.from({ length: 8 }, (_, i) => (
+              <ProductCardSkeleton key={i} />
+            ))}
+          </div>
+        ) : products.isError && items.length === 0 ? (
+          <div className="state state--error" role="alert">
+            <h2 className="state__title">{Messages.FAILED_TO_FETCH_PRODUCTS}</h2>
+            <p className="state__text">{errorMessage(products.error)}</p>
+            <button type="button" className="button" onClick={() => void products.refetch()}>
+              Retry
+            </button>
+          </div>
+        ) : items.length === 0 ? (
+          <div className="state">
+            <h2 className="state__title">No products here yet</h2>
+          </div>
+        ) : (
+          <>
+            <div className="grid">
+              {items.map((p) => (
+                <ProductCard key={p.id} product={p} />
+              ))}
+            </div>
+            <FeedFooter
+              testId="store-products"
+              sentinelRef={sentinel}
+              loading={products.isFetchingNextPage}
+              error={products.isFetchNextPageError ? errorMessage(products.error, Messages.FAILED_TO_FETCH_PRODUCTS) : null}
+              hasMore={!!products.hasNextPage}
+              onRetry={() => void products.fetchNextPage()}
+              onLoadMore={loadMore}
+            />
+          </>
+        )}
+      </section>
+      {modal.productId && <ProductModal productId={modal.productId} onClose={modal.close} />}
+    </ProductOpenerProvider>
+  );
+}

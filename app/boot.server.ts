@@ -58,7 +58,7 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
   // Product vectors missing or stale (first start after the demo seed, a new model): indexed by
   // the worker in the background, so the start is not held up.
   const { enqueueStaleProductIndex } = await import("./services/product-index.server");
-  await enqueueStaleProductIndex(ctx);
+  await enqueueStaleProductIndex(ctx, { delayMs: 10_000 });
 
   const worker = config.WORKER === "inline" ? startWorker(ctx, jobHandlers) : null;
 

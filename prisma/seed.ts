@@ -10,6 +10,7 @@ import { createPrismaClient } from "../app/db.server";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../app/db/embedded.server";
 import { migrateDeploy } from "../app/db/migrate.server";
 import { seedDemoData } from "./demo/seed-demo.server";
+import { createJobQueue } from "../app/jobs/queue.server";
 
 async function main(): Promise<void> {
   if (process.env.APP_MODE === "production") {
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
     let detail = "";
     const report = await seedDemoData(db, {
       uploadsDir: path.join(dataDir, "uploads"),
+      // The app's worker computes the products' vectors (search by photo) on its next run.
+      queue: createJobQueue(db),
       log: {
         info: (o) => {
           const { images, dbMs } = o as { images?: { rendered: number; existing: number; ms: number }; dbMs?: number };

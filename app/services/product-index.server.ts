@@ -90,10 +90,7 @@ export function attributesEmbedder(db: Db): ProductEmbedder {
     dimensions: 31,
     persists: true,
     async embed(p) {
-      const r = await syncAttributeVector(db, p.id);
-      if (!r) return null;
-      const row = await db.productEmbedding.findUnique({ where: { product_id_kind: { product_id: p.id, kind: ATTRIBUTES_KIND } }, select: { embedding: true } });
-      return row?.embedding ?? null;
+      return (await syncAttributeVector(db, p.id))?.embedding ?? null;
     },
   };
 }
@@ -242,10 +239,13 @@ export async function enqueueProductIndex(ctx: { queue: JobQueue; log?: Logger }
   }
 }
 
-/** Asks for the start-up catch-up (stale or missing vectors, index refill). */
-export async function enqueueStaleProductIndex(ctx: { queue: JobQueue; log?: Logger }): Promise<void> {
+/**
+ * Asks for the catch-up (stale or missing vectors, index refill). At start-up it waits a little
+ * (`delayMs`), so the first pages after a start are served before the background work begins.
+ */
+export async function enqueueStaleProductIndex(ctx: { queue: JobQueue; log?: Logger }, opts: { delayMs?: number } = {}): Promise<void> {
   try {
-    await ctx.queue.enqueue(PRODUCT_INDEX_QUEUE, { scope: "stale" }, { dedupeKey: `${PRODUCT_INDEX_QUEUE}:stale`, maxAttempts: 3 });
+    await ctx.queue.enqueue(PRODUCT_INDEX_QUEUE, { scope: "stale" }, { dedupeKey: `${PRODUCT_INDEX_QUEUE}:stale`, maxAttempts: 3, runAt: new Date(Date.now() + (opts.delayMs ?? 0)) });
   } catch (e) {
     ctx.log?.warn({ err: e }, "could not enqueue the products.index catch-up");
   }

@@ -25,7 +25,7 @@ import { REBUILD_QUEUE, rebuildRecommendationAggregates } from "./recommendation
 import { cachedSimilar, catalogSnapshot, productTypes } from "./recommendations/catalog-cache.server";
 import { decodeRandomCursor, encodeRandomCursor, nextInSeededOrder, seedHash, type RandomPosition } from "./recommendations/random-order";
 import { COMPLEMENTS, complementFactor, gendersFor, interleaveByGroup, typeGroup } from "./recommendations/scoring";
-import { loadShopperProfile, rankForYou, type RankedItem, type ShopperProfile } from "./recommendations/for-you.server";
+import { VECTOR_BUDGET_MS, loadShopperProfile, rankForYou, withinBudget, type RankedItem, type ShopperProfile } from "./recommendations/for-you.server";
 import { genderSql, visibleSql } from "./recommendations/sql.server";
 import { decayedValue } from "./recommendations/decay";
 
@@ -219,23 +219,20 @@ async function coOccurring(db: Db, kind: "view" | "purchase", productId: string,
 async function similarIds(deps: RecommendationDeps, productId: string, targetGender: TargetGender | undefined, want: number, now: Date): Promise<string[]> {
   const n = Math.min(MAX_RELATED, Math.max(40, want));
   return cachedSimilar(deps.db, `${productId}|${targetGender ?? ""}|${n}`, async () => {
-    if (deps.vectors) {
-      try {
+    const vectors = deps.vectors;
+    if (vectors) {
+      const fromIndex = async () => {
         const v = await deps.db.productEmbedding.findUnique({ where: { product_id_kind: { product_id: productId, kind: ATTRIBUTES_KIND } }, select: { embedding: true } });
-        if (v?.embedding.length) {
-          const src = await deps.db.product.findUnique({ where: { id: productId }, select: { target_gender: true } });
-          const matches = await deps.vectors.query("attributes", v.embedding, { topK: n, targetGenders: gendersFor(targetGender ?? src?.target_gender ?? "both"), excludeIds: [productId] });
-          if (matches.length) {
-            const ids = matches.map((m) => m.id);
-            const visible = new Set(
-              (await deps.db.$queryRaw<{ id: string }[]>`SELECT p.id FROM products p WHERE p.id = ANY(${ids}::text[]) AND ${visibleSql(now)}`).map((r) => r.id),
-            );
-            return ids.filter((id) => visible.has(id));
-          }
-        }
-      } catch (e) {
-        deps.log?.warn({ err: e }, "similar products: vector index unavailable, using attributes");
-      }
+        if (!v?.embedding.length) return [];
+        const src = await deps.db.product.findUnique({ where: { id: productId }, select: { target_gender: true } });
+        const matches = await vectors.query("attributes", v.embedding, { topK: n, targetGenders: gendersFor(targetGender ?? src?.target_gender ?? "both"), excludeIds: [productId] });
+        if (!matches.length) return [];
+        const ids = matches.map((m) => m.id);
+        const visible = new Set((await deps.db.$queryRaw<{ id: string }[]>`SELECT p.id FROM products p WHERE p.id = ANY(${ids}::text[]) AND ${visibleSql(now)}`).map((r) => r.id));
+        return ids.filter((id) => visible.has(id));
+      };
+      const ids = await withinBudget(fromIndex(), VECTOR_BUDGET_MS, [] as string[], (e) => deps.log?.warn({ err: e }, "similar products: vector index skipped, using attributes"));
+      if (ids.length) return ids;
     }
     return attributeNeighbours(deps.db, productId, targetGender, n, now);
   });

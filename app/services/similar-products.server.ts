@@ -202,7 +202,7 @@ export async function syncAttributeVector(db: Db, productId: string) {
   });
   const now = new Date();
   await db.productCompanion.updateMany({ where: { shopify_product_id: productId }, data: { vector_synced_at: now } });
-  return { productId, kind: ATTRIBUTES_KIND as "attributes", model: ATTRIBUTES_MODEL, dimensions: embedding.length, vector_synced_at: now };
+  return { productId, kind: ATTRIBUTES_KIND as "attributes", model: ATTRIBUTES_MODEL, dimensions: embedding.length, vector_synced_at: now, embedding };
 }
 
 // ---------------------------------------------------------------------------------------------

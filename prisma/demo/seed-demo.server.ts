@@ -21,6 +21,8 @@ export interface SeedReport {
 export interface SeedOptions {
   uploadsDir: string;
   log?: { info: (o: object, msg?: string) => void };
+  /** Given: a `products.index` catch-up is queued, so a worker computes the products' vectors. */
+  queue?: import("../../app/jobs/queue.server").JobQueue;
 }
 
 /** Tables emptied before seeding (their dependants follow through CASCADE). */
@@ -150,6 +152,11 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   // by the same rules as the live updates (app/services/recommendations/aggregates.server.ts).
   const recommendations = await rebuildRecommendationAggregates(db, { now: new Date() });
   const dbMs = Math.round(performance.now() - dbStarted);
+
+  if (opts.queue) {
+    const { enqueueStaleProductIndex } = await import("../../app/services/product-index.server");
+    await enqueueStaleProductIndex({ queue: opts.queue });
+  }
 
   const counts = await countDemoData(db);
   opts.log?.info(

@@ -113,7 +113,7 @@ const QUERIES: [string, QueryKind, Spec | ((f: ProductFacts) => boolean), string
   ["seersucker shorts", "plain", { type: ["shorts"], material: "seersucker" }],
 
   // synonyms (words the catalogue's titles do not use)
-  ["pullover", "synonym", { type: ["sweater"] }],
+  ["pullover", "synonym", (f) => f.type.key === "sweater" || f.noun.toLowerCase().includes("pullover")],
   ["slacks", "synonym", { type: ["trousers"] }],
   ["sweatpants", "synonym", { type: ["joggers"] }],
   ["anorak", "synonym", { type: ["parka"] }],
@@ -145,7 +145,7 @@ const QUERIES: [string, QueryKind, Spec | ((f: ProductFacts) => boolean), string
   ["jumps", "prefix", { type: ["jumpsuit"] }, "jumpsuit"],
   ["corduro", "prefix", { material: "corduroy" }, "corduroy"],
   ["gile", "prefix", { type: ["gilet"] }, "gilet"],
-  ["linen sh", "prefix", { type: SHIRT, material: "linen" }, "linen shirt"],
+  ["linen shi", "prefix", { type: SHIRT, material: "linen" }, "linen shirt"],
 
   // parsed: price clauses
   ["black jeans under 60", "parsed", { type: ["jeans"], colour: "black", under: 60 }],

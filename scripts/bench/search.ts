@@ -44,12 +44,15 @@ export const FILTERED: { query: string; filters: Record<string, unknown> }[] = [
   { query: "hoodie", filters: { available: true, colors: ["grey"] } },
 ];
 
-export interface SearchFigures {
-  available: boolean;
-  reason?: string;
-  relevance?: { n: number; recallAt10: number; mrrAt10: number; zeroResults: number; byKind: Record<string, { n: number; recallAt10: number; mrrAt10: number }> };
-  latency?: ReturnType<typeof dist> & { errors: number; byKind: Record<string, ReturnType<typeof dist>> };
+export interface RelevanceFigures {
+  n: number;
+  recallAt10: number;
+  mrrAt10: number;
+  zeroResults: number;
+  byKind: Record<string, { n: number; recallAt10: number; mrrAt10: number }>;
 }
+
+export type LatencyFigures = ReturnType<typeof dist> & { errors: number; byKind: Record<string, ReturnType<typeof dist>> };
 
 export async function probeSearch(ctx: AppContext): Promise<string | null> {
   const r = await callApi(ctx, { method: "POST", path: "/search", body: { query: "shirt" } });
@@ -58,7 +61,7 @@ export async function probeSearch(ctx: AppContext): Promise<string | null> {
   return null;
 }
 
-export async function runRelevance(ctx: AppContext, catalog: BenchCatalog, log: (s: string) => void, verbose: boolean): Promise<SearchFigures["relevance"] | { unavailable: string }> {
+export async function runRelevance(ctx: AppContext, catalog: BenchCatalog, log: (s: string) => void, verbose: boolean): Promise<RelevanceFigures | { unavailable: string }> {
   const missing = await probeSearch(ctx);
   if (missing) return { unavailable: missing };
   const { queries, dropped } = buildLabelledQueries(catalog.facts);
@@ -116,7 +119,7 @@ export function mixedQueries(queries: LabelledQuery[], count: number): { kind: s
   return out;
 }
 
-export async function runSearchLatency(ctx: AppContext, catalog: BenchCatalog, count: number, log: (s: string) => void): Promise<SearchFigures["latency"] | { unavailable: string }> {
+export async function runSearchLatency(ctx: AppContext, catalog: BenchCatalog, count: number, log: (s: string) => void): Promise<LatencyFigures | { unavailable: string }> {
   const missing = await probeSearch(ctx);
   if (missing) return { unavailable: missing };
   const { queries } = buildLabelledQueries(catalog.facts);

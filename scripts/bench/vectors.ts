@@ -4,7 +4,7 @@
  * - "attributes": `attributeVector()` of app/services/similar-products.server.ts (exact);
  * - "text": the search's word-vector text embedder (app/services/search/text-embedding.server.ts)
  *   over each product's title, type and tags (exact);
- * - "image": SYNTHETIC. Embedding 20,000 product photos would take about an hour on two cores, and
+ * - "image": SYNTHETIC. Embedding 20,000 product photos would take 30 to 100 minutes on two cores, and
  *   the catalogue's products share the ~190 demo renders anyway: each render is embedded for real
  *   with the app's image embedding adapter, and each product gets the vector of its featured
  *   render plus small deterministic noise (norm ≈ 0.1 before renormalising), so that products

@@ -136,7 +136,7 @@ describe("discovery (Chromium, demo data)", () => {
       await page.waitForTimeout(400);
     }
     expect(Number(await related.getAttribute("data-count"))).toBeGreaterThan(20);
-    await expect.poll(() => views.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => views.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(views[0]).product_id).toBe("gid://shopify/Product/1038");
 
     // Two more products: the recently viewed list keeps the last 3 and never shows the current one
@@ -190,14 +190,17 @@ describe("discovery (Chromium, demo data)", () => {
     expect(options).toEqual(["Relevance", "Price low to high", "Price high to low", "Newest"]);
     await page.getByTestId("search-sort").selectOption("Price low to high");
     await page.waitForURL((u) => u.searchParams.get("sort") === "price-asc");
-    await expect.poll(async () => (await page.getByTestId("search-results").getAttribute("class"))?.includes("is-stale")).toBe(false);
+    const results = page.getByTestId("search-results");
+    const shown = async () => `${await results.getAttribute("data-sort")}|${await results.getAttribute("data-state")}`;
+    await expect.poll(shown, { timeout: 15_000 }).toBe("Price low to high|ready");
     const asc = await cardPrices(page);
     expect(asc.length).toBeGreaterThan(1);
     expect([...asc].sort((a, b) => a - b)).toEqual(asc);
     await page.getByTestId("search-sort").selectOption("Price high to low");
     await page.waitForURL((u) => u.searchParams.get("sort") === "price-desc");
-    await expect.poll(async () => (await cardPrices(page))[0]).toBeGreaterThan(asc[0]);
+    await expect.poll(shown, { timeout: 15_000 }).toBe("Price high to low|ready");
     const desc = await cardPrices(page);
+    expect(desc[0]).toBeGreaterThan(asc[0]);
     expect([...desc].sort((a, b) => b - a)).toEqual(desc);
   });
 
@@ -207,18 +210,24 @@ describe("discovery (Chromium, demo data)", () => {
     const chips = page.getByTestId("search-chip");
     expect(await chips.count()).toBeGreaterThanOrEqual(1);
     const before = await searchCount(page);
-    // A colour facet narrows the results
-    const colour = page.getByTestId("facet-colors").locator("button").first();
+    // A colour facet narrows the results: pick one that does not cover every result
+    const buttons = page.getByTestId("facet-colors").locator("button");
+    const counts = await buttons.locator(".facet__count").allTextContents();
+    const index = counts.findIndex((c) => Number(c) > 0 && Number(c) < before);
+    expect(index).toBeGreaterThanOrEqual(0);
+    const colour = buttons.nth(index);
+    const expected = Number(counts[index]);
     await colour.click();
     await page.waitForURL((u) => u.searchParams.has("color"));
-    await expect.poll(() => searchCount(page)).toBeLessThan(before);
+    await expect.poll(() => searchCount(page), { timeout: 15_000 }).toBe(expected);
+    expect(await searchCount(page)).toBeLessThan(before);
     expect(await colour.getAttribute("aria-pressed")).toBe("true");
     await screenshot(page, "discovery-search-filtered");
     // Removing a parsed chip: raw search of the remaining text with the remaining filters
     const chipCount = await chips.count();
     await chips.first().click();
     await page.waitForURL((u) => u.searchParams.get("raw") === "1");
-    await expect.poll(() => chips.count()).toBe(0);
+    await expect.poll(() => chips.count(), { timeout: 15_000 }).toBe(0);
     expect(chipCount).toBeGreaterThan(0);
     expect(await page.getByTestId("search-filter-chip").count()).toBeGreaterThanOrEqual(1);
   });
@@ -230,7 +239,7 @@ describe("discovery (Chromium, demo data)", () => {
     expect(await grid.locator('[data-testid="product-card"]').count()).toBe(20);
     await page.getByTestId("search-page-2").click();
     await page.waitForURL((u) => u.searchParams.get("page") === "2");
-    await expect.poll(() => grid.getAttribute("data-page")).toBe("2");
+    await expect.poll(() => grid.getAttribute("data-page"), { timeout: 15_000 }).toBe("2");
 
     const mobile = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
@@ -404,5 +413,25 @@ describe("discovery (Chromium, demo data)", () => {
     await page.waitForURL((u) => u.pathname.startsWith("/stores/"));
     await page.getByRole("heading", { level: 1, name }).waitFor({ timeout: 20_000 });
     await page.getByTestId("store-page").locator('[data-testid="product-card"]').first().waitFor();
+  });
+
+  it("search shows the server's message when it fails, with a retry", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const p = await ctx.newPage();
+      let fail = true;
+      await p.route("**/api/search", (route) =>
+        fail ? route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: { code: "unprocessable", message: "Search is being tuned, try again" } }) }) : route.continue(),
+      );
+      await p.goto(`${base}/?search=coat`);
+      const error = p.getByTestId("search-error");
+      await error.waitFor({ timeout: 20_000 });
+      expect(await error.textContent()).toContain("Search is being tuned, try again");
+      fail = false;
+      await p.getByTestId("search-retry").click();
+      await p.getByTestId("search-results").waitFor({ timeout: 20_000 });
+    } finally {
+      await ctx.close();
+    }
   });
 });

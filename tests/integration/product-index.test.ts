@@ -101,11 +101,12 @@ describe("the products.index job", () => {
     expect(await drain()).toBe(0); // not due yet
     await dueNow();
     expect(await drain()).toBe(1);
-    const men = await app.ctx.vectors.query("image", (await app.database.db.productEmbedding.findUniqueOrThrow({ where: { product_id_kind: { product_id: pgid(803), kind: "image" } } })).embedding, {
-      topK: 1,
-      targetGenders: ["menswear", "both"],
-    });
-    expect(men[0].id).toBe(pgid(803)); // its metadata follows the new gender
+    const dressVector = (await app.database.db.productEmbedding.findUniqueOrThrow({ where: { product_id_kind: { product_id: pgid(803), kind: "image" } } })).embedding;
+    // 807 shows the same dress picture; 803 is now "both", so men see it too: its metadata followed.
+    const men = await app.ctx.vectors.query("image", dressVector, { topK: 2, targetGenders: ["menswear", "both"] });
+    expect(men.map((m) => m.id).sort()).toEqual([pgid(803), pgid(807)]);
+    const women = await app.ctx.vectors.query("image", dressVector, { topK: 5, targetGenders: ["womenswear"] });
+    expect(women.map((m) => m.id)).toEqual([]);
   });
 
   it("a hidden product leaves every namespace; published again it comes back", async () => {

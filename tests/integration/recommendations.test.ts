@@ -436,7 +436,7 @@ describe("for you", () => {
     }
     const calls: { ns: string; genders?: string[]; exclude?: string[] }[] = [];
     const fake: VectorIndex = {
-      name: "exact",
+      name: "pgvector",
       async upsert() {},
       async remove() {},
       async count() {
@@ -448,7 +448,7 @@ describe("for you", () => {
       },
     };
     const r = await forYou({ db, vectors: fake }, shopper.id, { limit: 20, page: 1, exclude: [] });
-    expect(calls.map((c) => c.ns)).toEqual(["attributes"]); // no "image" vectors for these products
+    expect(calls.map((c) => c.ns)).toEqual(["attributes"]); // no "image" vectors for these products: not asked
     expect(calls[0].genders).toEqual(["womenswear", "both"]);
     expect(calls[0].exclude).toEqual(expect.arrayContaining([pgid(808), pgid(809)]));
     expect(ids(r)).toContain(pgid(805));
@@ -457,6 +457,23 @@ describe("for you", () => {
     const ok = await forYou({ db, vectors: broken }, shopper.id, { limit: 20, page: 1, exclude: [] });
     expect(ok.source).toBe("personalized");
     expect(ok.results.length).toBeGreaterThan(0);
+    // An index that does not answer in time is skipped (the request does not wait for it).
+    const hanging: VectorIndex = { ...fake, query: () => new Promise(() => undefined) };
+    const started = Date.now();
+    const late = await forYou({ db, vectors: hanging }, shopper.id, { limit: 20, page: 1, exclude: [] });
+    expect(late.results.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // With the exact scan only the small attribute vectors are asked for.
+    await db.productEmbedding.create({ data: { product_id: pgid(808), kind: "image", model: "test", dimensions: 2, embedding: [1, 0] } });
+    calls.length = 0;
+    await forYou({ db, vectors: fake }, shopper.id, { limit: 20, page: 1, exclude: [] });
+    expect(calls.map((c) => c.ns).sort()).toEqual(["attributes", "image"]);
+    calls.length = 0;
+    await forYou({ db, vectors: { ...fake, name: "exact" } }, shopper.id, { limit: 20, page: 1, exclude: [] });
+    expect(calls.map((c) => c.ns)).toEqual(["attributes"]);
+    calls.length = 0;
+    await forYou({ db, vectors: { ...fake, name: "auto", resolve: async () => "exact" } }, shopper.id, { limit: 20, page: 1, exclude: [] });
+    expect(calls.map((c) => c.ns)).toEqual(["attributes"]);
   });
 });
 

@@ -49,7 +49,7 @@ const LINEAR = new Float64Array(256).map((_, i) => {
 });
 const labF = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
 
-/** sRGB 0–255 → CIELAB (D65), as culori's lab65 (tested against app/services/color.server.ts). */
+/** sRGB 0–255 → CIELAB (D65); agrees with culori's lab65 (app/services/color.server.ts) within 0.05. */
 export function srgbToLab(r: number, g: number, b: number): [number, number, number] {
   const R = LINEAR[r];
   const G = LINEAR[g];

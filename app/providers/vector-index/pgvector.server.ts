@@ -135,11 +135,11 @@ export function createPgvectorIndex(db: Db, log?: Logger): VectorIndex {
         WHERE ($2::text[] IS NULL OR target_gender = ANY($2::text[])) AND NOT (id = ANY($3::text[]))
         ORDER BY embedding <=> $1::vector LIMIT ${limit}`;
       const efSearch = Math.min(1000, Math.max(40, limit * (genders || excluded.length ? 4 : 2)));
-      const [, , rows] = await db.$transaction([
-        db.$executeRawUnsafe(`SET LOCAL hnsw.ef_search = ${efSearch}`),
-        db.$executeRawUnsafe(iterative ? `SET LOCAL hnsw.iterative_scan = relaxed_order` : `SELECT 1`),
-        db.$queryRawUnsafe<{ id: string; score: number }[]>(sql, literal(vector), genders, excluded),
-      ]);
+      const rows = await db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL hnsw.ef_search = ${efSearch}`);
+        if (iterative) await tx.$executeRawUnsafe(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+        return tx.$queryRawUnsafe<{ id: string; score: number }[]>(sql, literal(vector), genders, excluded);
+      });
       // relaxed_order may hand rows slightly out of order: sort by the exact distance.
       return rows.map((r) => ({ id: r.id, score: Number(r.score) })).sort((a, b) => b.score - a.score);
     },

@@ -10,7 +10,7 @@
  * One index serves every namespace ("image", "text", "attributes"), but a Pinecone index has one
  * dimension: vectors shorter than the index's dimension are padded with zeros, which leaves
  * cosine similarity unchanged. Create the index with metric `cosine` and a dimension at least as
- * large as the largest embedding (1328 for "image"; e.g. 1536).
+ * large as the largest embedding (1524 for "image"; e.g. 1536).
  *
  * Requests are retried on 429 and 5xx (Retry-After honoured, else exponential backoff); other
  * errors become a VectorIndexError with Pinecone's message. `excludeIds` cannot be expressed as a

@@ -1,23 +1,26 @@
 /**
  * Small per-process caches of catalogue facts the recommendation lists need on every request,
  * keyed by database client (each test app has its own):
- * - the visible catalogue as (id, gender, productKey) for the random order: ~60 bytes a product,
- *   refreshed every minute in the background (stale-while-revalidate), so no request scans the
- *   products table;
+ * - the visible catalogue as (id, gender, productKey, publication time) for the random order:
+ *   ~100 bytes a product, so no request scans or sorts the products table (see catalogSnapshot);
  * - the distinct product types (for complementary types), refreshed every 5 minutes;
  * - "similar products" fills per product (LRU, 10 minutes).
- * A product hidden after a refresh is still filtered out when its card is read (getProductCards
- * checks visibility); a product published after it appears at the next refresh.
  */
 import type { Db } from "~/db.server";
 import type { TargetGender } from "~/contract/common";
-import { visibleProductWhere } from "../visibility";
 import { productKey } from "./random-order";
 
 export interface CatalogEntry {
   id: string;
   key: number;
   gender: TargetGender;
+  publishedAt: number;
+}
+
+interface SnapshotValue {
+  /** created_at of the newest product when loaded */
+  newest: number;
+  entries: CatalogEntry[];
 }
 
 interface Timed<T> {
@@ -29,7 +32,7 @@ interface Timed<T> {
 const SNAPSHOT_TTL_MS = 60_000;
 const TYPES_TTL_MS = 5 * 60_000;
 
-const snapshots = new WeakMap<Db, Timed<CatalogEntry[]>>();
+const snapshots = new WeakMap<Db, Timed<SnapshotValue>>();
 const typeLists = new WeakMap<Db, Timed<string[]>>();
 
 async function cached<T>(map: WeakMap<Db, Timed<T>>, db: Db, ttl: number, load: () => Promise<T>): Promise<T> {
@@ -59,12 +62,36 @@ async function cached<T>(map: WeakMap<Db, Timed<T>>, db: Db, ttl: number, load: 
   return cur.value;
 }
 
-/** The visible catalogue (ids, genders and random-order keys). */
-export function catalogSnapshot(db: Db): Promise<CatalogEntry[]> {
-  return cached(snapshots, db, SNAPSHOT_TTL_MS, async () => {
-    const rows = await db.product.findMany({ where: visibleProductWhere(), select: { id: true, target_gender: true } });
-    return rows.map((r) => ({ id: r.id, key: productKey(r.id), gender: r.target_gender }));
-  });
+/**
+ * The catalogue a shopper may see now (ids, genders and random-order keys). The snapshot holds the
+ * active published products with their publication time (scheduled ones appear when due); it is
+ * reloaded at once when a newer product exists (one indexed read per call), else refreshed in the
+ * background every minute (status changes of older products show within a minute; a product
+ * hidden meanwhile is left out when its card is read).
+ */
+export async function catalogSnapshot(db: Db, now = new Date()): Promise<CatalogEntry[]> {
+  const newest = (await db.product.findFirst({ orderBy: { created_at: "desc" }, select: { created_at: true } }))?.created_at.getTime() ?? 0;
+  const cur = snapshots.get(db);
+  const load = async () => {
+    const rows = await db.product.findMany({ where: { status: "active", publishedAt: { not: null } }, select: { id: true, target_gender: true, publishedAt: true } });
+    return { newest, entries: rows.map((r) => ({ id: r.id, key: productKey(r.id), gender: r.target_gender, publishedAt: r.publishedAt!.getTime() })) };
+  };
+  let value: SnapshotValue;
+  if (!cur || cur.value.newest < newest) {
+    value = await load();
+    snapshots.set(db, { at: Date.now(), value });
+  } else {
+    value = cur.value;
+    if (Date.now() - cur.at > SNAPSHOT_TTL_MS && !cur.refreshing) {
+      cur.refreshing = load().then(
+        (v) => (snapshots.set(db, { at: Date.now(), value: v }), v),
+        (e) => ((cur.refreshing = undefined), Promise.reject(e)),
+      );
+      cur.refreshing.catch(() => undefined);
+    }
+  }
+  const t = now.getTime();
+  return value.entries.filter((e) => e.publishedAt <= t);
 }
 
 /** Every distinct product type of the catalogue. */

@@ -208,27 +208,62 @@ async function coOccurrenceSignal(db: Db, kind: "view" | "purchase", seeds: Map<
   return top > 0 ? [...sums].map(([id, v]) => [id, v / top]) : [];
 }
 
-/** Nearest neighbours of the shopper's mean vector per namespace; [] without an index or on error. */
+/** Longest wait for the vector index inside a request; past it the signal is skipped. */
+export const VECTOR_BUDGET_MS = 60;
+
+/** `p`, or `fallback` when it takes longer than `ms` or fails (the work is not cancelled). */
+export async function withinBudget<T>(p: Promise<T>, ms: number, fallback: T, onMiss?: (why: unknown) => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => {
+      onMiss?.(new Error(`no answer within ${ms} ms`));
+      resolve(fallback);
+    }, ms);
+  });
+  try {
+    return await Promise.race([
+      p.catch((e: unknown) => {
+        onMiss?.(e);
+        return fallback;
+      }),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The namespaces worth asking in a request: with an approximate index (pgvector's HNSW, Pinecone)
+ * "attributes" and "image"; with the exact scan only the small attribute vectors (an image scan
+ * over the whole catalogue takes longer than a request may).
+ */
+export async function requestNamespaces(vectors: VectorIndex): Promise<VectorNamespace[]> {
+  const adapter = vectors.name === "auto" ? ((await vectors.resolve?.()) ?? "auto") : vectors.name;
+  return adapter === "exact" ? ["attributes"] : ["attributes", "image"];
+}
+
+/** Nearest neighbours of the shopper's mean vector per namespace; [] without an index, on error or past the budget. */
 async function vectorSignal(deps: ForYouDeps, profile: ShopperProfile, genders: TargetGender[]): Promise<[string, number][]> {
   const vectors = deps.vectors;
   if (!vectors) return [];
   const seeds = [...new Set([...profile.recentViews.slice(0, 20), ...profile.saved.slice(0, 20)])];
   if (!seeds.length) return [];
-  const out: [string, number][] = [];
-  const namespaces: VectorNamespace[] = ["attributes", "image"];
-  for (const ns of namespaces) {
-    try {
-      const rows = await deps.db.productEmbedding.findMany({ where: { kind: ns, product_id: { in: seeds } }, select: { embedding: true } });
-      const mean = meanVector(rows.map((r) => r.embedding));
-      if (!mean) continue;
-      const topK = 60;
-      const matches = await vectors.query(ns, mean, { topK, targetGenders: genders, excludeIds: seeds });
-      matches.forEach((m, i) => out.push([m.id, Math.max(0, m.score) * (1 - (0.5 * i) / topK)]));
-    } catch (e) {
-      deps.log?.warn({ err: e, namespace: ns }, "for-you: vector index unavailable, skipped");
-    }
-  }
-  return out;
+  const topK = 60;
+  const one = async (ns: VectorNamespace): Promise<[string, number][]> => {
+    const rows = await deps.db.productEmbedding.findMany({ where: { kind: ns, product_id: { in: seeds } }, select: { embedding: true } });
+    const mean = meanVector(rows.map((r) => r.embedding));
+    if (!mean) return [];
+    const matches = await vectors.query(ns, mean, { topK, targetGenders: genders, excludeIds: seeds });
+    return matches.map((m, i): [string, number] => [m.id, Math.max(0, m.score) * (1 - (0.5 * i) / topK)]);
+  };
+  const all = await withinBudget(
+    requestNamespaces(vectors).then((list) => Promise.all(list.map(one))),
+    VECTOR_BUDGET_MS,
+    [] as [string, number][][],
+    (e) => deps.log?.warn({ err: e }, "for-you: vector index skipped"),
+  );
+  return all.flat();
 }
 
 /** The normalised mean of vectors of the most common dimension; null when there are none. */

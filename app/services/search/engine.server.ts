@@ -17,7 +17,9 @@ import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 import type { TargetGender } from "~/contract/common";
 import type { SEARCH_SORTS } from "~/contract/search";
-import { VISIBLE_SQL } from "./vocabulary.server";
+
+/** Visible products (app/services/visibility.ts) in SQL; `p` is the products alias. */
+export const VISIBLE_SQL = Prisma.sql`p.status = 'active' AND p."publishedAt" IS NOT NULL AND p."publishedAt" <= (now() AT TIME ZONE 'UTC')`;
 
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
@@ -41,7 +43,17 @@ export interface ResolvedFilters {
   publishedBefore?: Date;
   /** Leave these products out. */
   excludeIds?: string[];
+  /** The catalogue's spellings of the colour and size option names ("Color", "Colour", "Size"…). */
+  optionNames?: OptionNames;
 }
+
+export interface OptionNames {
+  colour: string[];
+  size: string[];
+}
+
+export const DEFAULT_OPTION_NAMES: OptionNames = { colour: ["Color", "Colour", "color", "colour"], size: ["Size", "size"] };
+const optionNames = (f: Pick<ResolvedFilters, "optionNames">) => f.optionNames ?? DEFAULT_OPTION_NAMES;
 
 export interface MatchSpec {
   /** to_tsquery text the product must match; null for none (browse, or vector matches only). */
@@ -76,28 +88,25 @@ function conditions(f: ResolvedFilters): Prisma.Sql[] {
   // Prisma keeps DateTime columns as UTC in `timestamp` (no zone): compare in UTC.
   if (f.publishedAfter) out.push(Prisma.sql`p."publishedAt" > (${f.publishedAfter.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
   if (f.publishedBefore) out.push(Prisma.sql`p."publishedAt" <= (${f.publishedBefore.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
+  // Option names as the catalogue spells them (not lower(name)): the planner has statistics for them.
+  const names = optionNames(f);
   if (f.colourNames) {
-    out.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id AND lower(o.name) IN ('color', 'colour') AND o.values && ${f.colourNames}::text[])`,
-    );
+    out.push(Prisma.sql`EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id AND o.name = ANY(${names.colour}::text[]) AND o.values && ${f.colourNames}::text[])`);
   }
   if (f.sizes) {
-    const lower = f.sizes.map((s) => s.toLowerCase());
-    out.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id AND lower(o.name) = 'size' AND EXISTS (SELECT 1 FROM unnest(o.values) AS sv WHERE lower(sv) = ANY(${lower}::text[])))`,
-    );
+    out.push(Prisma.sql`EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id AND o.name = ANY(${names.size}::text[]) AND o.values && ${f.sizes}::text[])`);
   }
   if (f.materials?.length) {
     const any = Prisma.join(
       f.materials.map((m) => Prisma.sql`phraseto_tsquery('english', ${m})`),
       " || ",
     );
-    out.push(Prisma.sql`p.search_vector @@ (SELECT ${any})`);
+    out.push(Prisma.sql`p.search_vector @@ (${any})`);
   }
   return out;
 }
 
-/** A tsquery evaluated once per statement (an InitPlan), so indexes apply and rows do not re-parse it. */
+/** A tsquery evaluated once per statement (an InitPlan), so ranking does not parse it again for every row. */
 const tsq = (text: string) => Prisma.sql`(SELECT to_tsquery('english', ${text}))`;
 
 /**
@@ -111,8 +120,10 @@ function matchedFrom(m: MatchSpec): { with: Prisma.Sql; from: Prisma.Sql } {
     ? Prisma.sql`vec AS (SELECT t.id, t.vscore FROM unnest(${vec.ids}::text[], ${vec.scores}::float8[]) AS t(id, vscore))`
     : Prisma.sql`vec AS (SELECT NULL::text AS id, NULL::float8 AS vscore WHERE false)`;
   const onlyIds = vec ? vec.ids.filter((_, i) => vec.scores[i] >= vec.minOnly) : [];
-  if (m.tsquery && onlyIds.length) conds.push(Prisma.sql`(p.search_vector @@ ${tsq(m.tsquery)} OR p.id = ANY(${onlyIds}::text[]))`);
-  else if (m.tsquery) conds.push(Prisma.sql`p.search_vector @@ ${tsq(m.tsquery)}`);
+  // In WHERE, to_tsquery of the parameter itself: the planner estimates its selectivity from the
+  // column's lexeme statistics and picks the index (an InitPlan would hide the value from it).
+  if (m.tsquery && onlyIds.length) conds.push(Prisma.sql`(p.search_vector @@ to_tsquery('english', ${m.tsquery}) OR p.id = ANY(${onlyIds}::text[]))`);
+  else if (m.tsquery) conds.push(Prisma.sql`p.search_vector @@ to_tsquery('english', ${m.tsquery})`);
   else if (vec) conds.push(Prisma.sql`p.id = ANY(${onlyIds}::text[])`);
   return {
     with: Prisma.sql`WITH ${vecCte}`,
@@ -164,10 +175,11 @@ export async function searchPage(
   const { with: w, from } = matchedFrom(m);
   const lex = sort === "Relevance" ? lexSql(r) : Prisma.sql`0::float8`;
   // The facets need each product's colours and sizes: one index look-up each (product_options by product).
+  const names = optionNames(m.filters);
   const options = colourFacets
     ? Prisma.sql`,
-      (SELECT o.values FROM product_options o WHERE o.product_id = p.id AND lower(o.name) IN ('color', 'colour') ORDER BY o.position LIMIT 1) AS colours,
-      (SELECT o.values FROM product_options o WHERE o.product_id = p.id AND lower(o.name) = 'size' ORDER BY o.position LIMIT 1) AS sizes`
+      (SELECT o.values FROM product_options o WHERE o.product_id = p.id AND o.name = ANY(${names.colour}::text[]) ORDER BY o.position LIMIT 1) AS colours,
+      (SELECT o.values FROM product_options o WHERE o.product_id = p.id AND o.name = ANY(${names.size}::text[]) ORDER BY o.position LIMIT 1) AS sizes`
     : Prisma.empty;
   const matched = Prisma.sql`m AS MATERIALIZED (
       SELECT p.id, p.created_at, p."priceMin", p.target_gender, p."productType", p.store_id, p."availableForSale", p."currencyCode", ${lex} AS lex, v.vscore ${options}
@@ -278,7 +290,7 @@ export async function promptRanked(db: Db, m: MatchSpec, r: PromptRankSpec, take
   if (r.soft.productTypes?.length) parts.push(Prisma.sql`(CASE WHEN p."productType" = ANY(${r.soft.productTypes}::text[]) THEN 1 ELSE 0 END)`);
   if (r.soft.colourNames?.length) {
     parts.push(
-      Prisma.sql`(CASE WHEN EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id AND lower(o.name) IN ('color', 'colour') AND o.values && ${r.soft.colourNames}::text[]) THEN 0.5 ELSE 0 END)`,
+      Prisma.sql`(CASE WHEN EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id AND o.name = ANY(${optionNames(m.filters).colour}::text[]) AND o.values && ${r.soft.colourNames}::text[]) THEN 0.5 ELSE 0 END)`,
     );
   }
   if (r.soft.materials?.length) {

@@ -74,13 +74,18 @@ export interface SearchPlan {
 }
 
 /** Filters in the catalogue's own values: colour words → colour names, types in their spelling. */
-export function resolveFilters(f: SearchFilters, vocab: Pick<SearchVocabulary, "colourNames" | "productTypes">): ResolvedFilters {
+export function resolveFilters(f: SearchFilters, vocab: Pick<SearchVocabulary, "colourNames" | "productTypes" | "sizes" | "optionNames">): ResolvedFilters {
   const spelled = (values: string[] | undefined, known: readonly string[]) =>
     values?.map((v) => known.find((k) => k.toLowerCase() === v.toLowerCase()) ?? v);
+  // Sizes compare without case: every catalogue spelling of each size.
+  const sizes = f.sizes
+    ? [...new Set(f.sizes.flatMap((v) => [v, ...vocab.sizes.filter((k) => k.toLowerCase() === v.toLowerCase())]))]
+    : undefined;
   return {
+    optionNames: vocab.optionNames,
     genders: f.target_gender && f.target_gender !== "both" ? [f.target_gender, "both"] : undefined,
     colourNames: f.colors ? [...new Set(f.colors.flatMap((c) => resolveColour(c, vocab.colourNames)))] : undefined,
-    sizes: f.sizes,
+    sizes,
     productTypes: spelled(f.productTypes, vocab.productTypes),
     storeIds: f.storeIds,
     materials: f.materials,

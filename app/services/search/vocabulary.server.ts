@@ -7,9 +7,9 @@
  * Fresh for VOCABULARY_TTL_MS; after that the cached one is still served while one refresh runs in
  * the background, so no request waits for it except the very first.
  */
-import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 import { colourFamily } from "./colours";
+import { DEFAULT_OPTION_NAMES, VISIBLE_SQL, type OptionNames } from "./engine.server";
 import type { ParseContext } from "./parser";
 import { typeFamily } from "../similar-products.server";
 import { buildSpellingIndex, type SpellingIndex } from "./spelling";
@@ -18,8 +18,6 @@ import { getWordVectors, type WordVectors } from "./word-vectors.server";
 
 export const VOCABULARY_TTL_MS = 60_000;
 
-/** Visible products (app/services/visibility.ts) in SQL; `p` is the products alias. */
-export const VISIBLE_SQL = Prisma.sql`p.status = 'active' AND p."publishedAt" IS NOT NULL AND p."publishedAt" <= (now() AT TIME ZONE 'UTC')`;
 
 export interface SearchVocabulary {
   loadedAt: number;
@@ -27,6 +25,8 @@ export interface SearchVocabulary {
   storeNames: Map<string, string>;
   colourNames: string[];
   sizes: string[];
+  /** The catalogue's spellings of the colour and size option names. */
+  optionNames: OptionNames;
   productTypes: string[];
   /** Catalogue word → number of (product, field) uses. */
   words: Map<string, number>;
@@ -53,8 +53,8 @@ function wordsOf(text: string): string[] {
 async function load(db: Db, wv: WordVectors | null): Promise<SearchVocabulary> {
   const [stores, options, types, wordRows] = await Promise.all([
     db.store.findMany({ select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] }),
-    db.$queryRaw<{ kind: string; value: string }[]>`
-      SELECT DISTINCT CASE WHEN lower(o.name) = 'size' THEN 'size' ELSE 'color' END AS kind, v AS value
+    db.$queryRaw<{ option: string; value: string }[]>`
+      SELECT DISTINCT o.name AS option, v AS value
       FROM product_options o
       JOIN products p ON p.id = o.product_id
       CROSS JOIN LATERAL unnest(o.values) AS v
@@ -70,8 +70,13 @@ async function load(db: Db, wv: WordVectors | null): Promise<SearchVocabulary> {
   ]);
   const words = new Map<string, number>();
   for (const r of wordRows) for (const w of wordsOf(r.w)) words.set(w, (words.get(w) ?? 0) + Number(r.n));
-  const colourNames = options.filter((o) => o.kind === "color").map((o) => o.value).sort();
-  const sizes = options.filter((o) => o.kind === "size").map((o) => o.value).sort();
+  const isSize = (o: { option: string }) => o.option.toLowerCase() === "size";
+  const colourNames = [...new Set(options.filter((o) => !isSize(o)).map((o) => o.value))].sort();
+  const sizes = [...new Set(options.filter(isSize).map((o) => o.value))].sort();
+  const optionNames: OptionNames = {
+    colour: [...new Set([...DEFAULT_OPTION_NAMES.colour, ...options.filter((o) => !isSize(o)).map((o) => o.option)])],
+    size: [...new Set([...DEFAULT_OPTION_NAMES.size, ...options.filter(isSize).map((o) => o.option)])],
+  };
   for (const c of colourNames) for (const w of wordsOf(c)) words.set(w, (words.get(w) ?? 0) + 1);
   const productTypes = types.map((t) => t.t).sort();
 
@@ -97,6 +102,7 @@ async function load(db: Db, wv: WordVectors | null): Promise<SearchVocabulary> {
     storeNames: new Map(stores.map((s) => [s.id, s.name])),
     colourNames,
     sizes,
+    optionNames,
     productTypes,
     words,
     spelling: buildSpellingIndex(words),

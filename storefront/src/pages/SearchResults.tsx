@@ -447,7 +447,14 @@ export function SearchResults({ term }: { term: string }) {
                 </div>
               ) : (
                 <>
-                  <div className={`grid search-grid${stale ? " is-stale" : ""}`} data-testid="search-results" data-page-size={pageSize} data-page={body.page}>
+                  <div
+                    className={`grid search-grid${stale ? " is-stale" : ""}`}
+                    data-testid="search-results"
+                    data-page-size={pageSize}
+                    data-page={body.page}
+                    data-sort={body.sort}
+                    data-state={stale ? "loading" : "ready"}
+                  >
                     {showing.results.map((p) => (
                       <ProductCard key={p.id} product={p} />
                     ))}

@@ -9,7 +9,8 @@ import { publishDueDrops } from "~/services/drops.server";
 import { INVENTORY_QUEUE, runInventorySync } from "~/services/catalog.server";
 import { CATALOG_SYNC_QUEUE, runCatalogSync } from "~/services/catalog-sync.server";
 import { REBUILD_QUEUE as RECOMMENDATIONS_REBUILD_QUEUE, runRecommendationsRebuild } from "~/services/recommendations.server";
-import { SEARCH_NOTIFICATIONS_QUEUE, enqueueSearchNotificationCheck, runSearchNotificationCheck } from "~/services/search/notifications.server";
+import { SEARCH_NOTIFICATIONS_QUEUE, runSearchNotificationCheck } from "~/services/search/notifications.server";
+import { onProductsPublished } from "~/services/search/hooks.server";
 import { PRODUCT_INDEX_QUEUE, runProductIndexJob } from "~/services/product-index.server";
 import type { JobHandler } from "./worker.server";
 
@@ -21,13 +22,13 @@ export const jobHandlers: Record<string, JobHandler> = {
   "drops.publish-due": async (_payload, ctx) => {
     const r = await publishDueDrops(ctx.db);
     // Products of the drop are now visible: saved searches may match them.
-    await enqueueSearchNotificationCheck(ctx, "drops.publish-due");
+    await onProductsPublished(ctx, "drops.publish-due");
     return r;
   },
   [INVENTORY_QUEUE]: async (payload, ctx, { progress }) => runInventorySync(ctx, z.object({ outOfStockOnly: z.boolean() }).parse(payload), progress),
   [CATALOG_SYNC_QUEUE]: async (payload, ctx, { progress }) => {
     const r = await runCatalogSync(ctx, payload, progress);
-    await enqueueSearchNotificationCheck(ctx, CATALOG_SYNC_QUEUE);
+    await onProductsPublished(ctx, CATALOG_SYNC_QUEUE);
     return r;
   },
   [RECOMMENDATIONS_REBUILD_QUEUE]: async (_payload, ctx, { progress }) => ({ ...(await runRecommendationsRebuild(ctx.db, progress)) }),

@@ -189,6 +189,8 @@ export async function indexProduct(ctx: IndexCtx, productId: string, embedders: 
       return { ...base, status: p ? "hidden" : "deleted", removedFrom: kinds, index: await indexName(index), ms: Math.round(performance.now() - started) };
     }
     const out = { ...base, status: "indexed" as const };
+    // The exact index is the ProductEmbedding table itself: the rows written here are its upsert.
+    const rowsAreTheIndex = (await indexName(index)) === "exact";
     for (const e of embedders) {
       let values: number[] | null;
       try {
@@ -206,7 +208,7 @@ export async function indexProduct(ctx: IndexCtx, productId: string, embedders: 
         continue;
       }
       if (!e.persists) await upsertProductEmbeddings(ctx.db, e.kind, [{ productId, model: e.model, values }]);
-      await index.upsert(e.kind, [{ id: productId, values, metadata: { target_gender: p.target_gender }, model: e.model }]);
+      if (!rowsAreTheIndex) await index.upsert(e.kind, [{ id: productId, values, metadata: { target_gender: p.target_gender }, model: e.model }]);
       out.indexed.push({ kind: e.kind, model: e.model, dimensions: values.length });
     }
     await ctx.db.productCompanion.updateMany({ where: { shopify_product_id: productId }, data: { vector_synced_at: new Date() } });

@@ -25,7 +25,7 @@ import { REBUILD_QUEUE, rebuildRecommendationAggregates } from "./recommendation
 import { cachedSimilar, catalogSnapshot, productTypes } from "./recommendations/catalog-cache.server";
 import { decodeRandomCursor, encodeRandomCursor, nextInSeededOrder, seedHash, type RandomPosition } from "./recommendations/random-order";
 import { COMPLEMENTS, complementFactor, gendersFor, interleaveByGroup, typeGroup } from "./recommendations/scoring";
-import { VECTOR_BUDGET_MS, loadShopperProfile, rankForYou, withinBudget, type RankedItem, type ShopperProfile } from "./recommendations/for-you.server";
+import { VECTOR_BUDGET_MS, isApproximateIndex, loadShopperProfile, rankForYou, withinBudget, type RankedItem } from "./recommendations/for-you.server";
 import { genderSql, visibleSql } from "./recommendations/sql.server";
 import { decayedValue } from "./recommendations/decay";
 
@@ -212,8 +212,8 @@ async function coOccurring(db: Db, kind: "view" | "purchase", productId: string,
 }
 
 /**
- * Products similar by attributes: the vector index ("attributes" namespace) when the app has one
- * and the product has a vector, else attributeNeighbours (the scoring of similar-products.server.ts
+ * Products similar by attributes: the vector index ("attributes" namespace) when the app has an
+ * approximate one (pgvector, Pinecone) and the product has a vector, else attributeNeighbours (the scoring of similar-products.server.ts
  * over a bounded, index-prefiltered candidate set). Cached 10 minutes per product.
  */
 async function similarIds(deps: RecommendationDeps, productId: string, targetGender: TargetGender | undefined, want: number, now: Date): Promise<string[]> {
@@ -222,6 +222,7 @@ async function similarIds(deps: RecommendationDeps, productId: string, targetGen
     const vectors = deps.vectors;
     if (vectors) {
       const fromIndex = async () => {
+        if (!(await isApproximateIndex(vectors))) return [];
         const v = await deps.db.productEmbedding.findUnique({ where: { product_id_kind: { product_id: productId, kind: ATTRIBUTES_KIND } }, select: { embedding: true } });
         if (!v?.embedding.length) return [];
         const src = await deps.db.product.findUnique({ where: { id: productId }, select: { target_gender: true } });
@@ -324,20 +325,15 @@ export async function frequentlyBoughtTogether(deps: RecommendationDeps, rawId: 
 // ---------------------------------------------------------------------------------------------
 // For you
 
-async function forYouFor(deps: RecommendationDeps, profile: ShopperProfile, q: RecommendationsPageQuery, now: Date): Promise<RecommendationsResult> {
-  const ranked = await rankForYou(deps, profile, { exclude: normaliseIds(q.exclude), now });
+export async function forYou(deps: RecommendationDeps, userId: string, q: RecommendationsPageQuery, now = new Date()): Promise<RecommendationsResult> {
+  const ranked = await rankForYou(deps, userId, { targetGender: q.target_gender, exclude: normaliseIds(q.exclude), now });
+  if (!ranked) throw notFound("User not found");
   if (ranked.items.length === 0) {
     // Nothing popular yet (a new store): the newest products of the gender.
-    const n = await newestPage(deps.db, { ...q, target_gender: profile.targetGender }, now);
+    const n = await newestPage(deps.db, { ...q, target_gender: ranked.profile.targetGender }, now);
     return pageAnswer(deps.db, n.ids, n.hasNext, q, ranked.source, "newest");
   }
   return pageOf(deps.db, ranked.items.map((i: RankedItem) => ({ id: i.id, reason: i.reason })), q, ranked.source);
-}
-
-export async function forYou(deps: RecommendationDeps, userId: string, q: RecommendationsPageQuery, now = new Date()): Promise<RecommendationsResult> {
-  const profile = await loadShopperProfile(deps.db, userId, { targetGender: q.target_gender });
-  if (!profile) throw notFound("User not found");
-  return forYouFor(deps, profile, q, now);
 }
 
 export const NO_USER_WITH_EMAIL = "No user with this email";

@@ -7,7 +7,6 @@
  * Query photos: demo renders turned into "shopper photos" (rotated a few degrees, rescaled,
  * white background, JPEG re-encoded), so they are not byte-identical to any catalogue image.
  */
-import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { DEMO_IMAGE_DIR } from "../../prisma/demo/images.server";

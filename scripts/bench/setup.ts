@@ -3,7 +3,6 @@
  * app's own start path (app/boot.server.ts: configuration → migrations → context; no worker, no
  * demo data), then the generated catalogue inserted in bulk and analysed.
  */
-import path from "node:path";
 import pg from "pg";
 import { boot, type Booted } from "../../app/boot.server";
 import { pgConfigFromUrl } from "../../app/lib/pg-url";
@@ -73,8 +72,6 @@ export async function setUpDiscovery(opts: { products: number; log: (line: strin
     await client.end();
   }
 }
-
-export const uploadsDirOf = (s: DiscoverySetup) => path.join(s.dataDir, "uploads");
 
 /**
  * Product vectors (ProductEmbedding) for the vector index: attributes and text always (cheap and

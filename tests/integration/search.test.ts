@@ -13,6 +13,7 @@ import type { VectorIndex, VectorMatch, VectorNamespace, VectorQuery, VectorReco
 import { textEmbedder } from "../../app/services/search/text-embedding.server";
 import { clearSearchCaches } from "../../app/services/search/search.server";
 import { SEARCH_NOTIFICATIONS_QUEUE } from "../../app/services/search/notifications.server";
+import { rankForPrompt } from "../../app/services/search/rank-for-prompt.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createProduct, pgid, type ProductFixture } from "./products-fixtures";
 
@@ -102,12 +103,14 @@ const CATALOGUE = (stores: { harbour: string; fjord: string }): ProductFixture[]
   P(25, "Tailored Blazer", "Blazers", "menswear", 300, { Navy: "#1f2a44" }, { sizes: ["EU 48", "EU 50"], tags: ["blazer", "wool"] }),
   P(26, "Sold Out Linen Shirt", "Shirts", "menswear", 65, { White: "#ffffff" }, { tags: ["shirt", "linen"], inventory: 0 }),
   P(27, "Denim Western Shirt", "Shirts", "both", 85, { Indigo: "#2d3a5e" }, { tags: ["shirt", "denim"] }),
+  // Filed under Joggers, not Trousers: "track pants" must still find it.
+  P(31, "Jersey Track Pants", "Joggers", "menswear", 40, { Black: "#1c1c1e" }, { tags: ["joggers"], createdAt: new Date(BASE + 13.5 * 60_000) }),
   // Not visible to shoppers:
   P(28, "Draft Linen Shirt", "Shirts", "menswear", 60, { Navy: "#1f2a44" }, { status: "draft", tags: ["linen"] }),
   P(29, "Scheduled Linen Shirt", "Shirts", "menswear", 60, { Navy: "#1f2a44" }, { publishedAt: new Date(Date.now() + 30 * 86_400_000), tags: ["linen"] }),
   P(30, "Unpublished Linen Shirt", "Shirts", "menswear", 60, { Navy: "#1f2a44" }, { publishedAt: null, tags: ["linen"] }),
 ];
-const VISIBLE = 27;
+const VISIBLE = 28;
 const HIDDEN_IDS = [pgid(28), pgid(29), pgid(30)];
 
 const search = (body: Record<string, unknown>, token?: string) => app.api("POST", "/search", { body, token });
@@ -197,6 +200,17 @@ describe("POST /search: relevance", () => {
     const parsed = await search({ query: "jumper" });
     expect(parsed.body.filters.parsed).toEqual([{ key: "productTypes", value: "Knitwear", label: "Knitwear" }]);
     expect(new Set(titles(parsed))).toEqual(new Set(["Chunky Merino Sweater", "Cashmere Crew Neck Sweater", "Lambswool Cardigan"]));
+  });
+
+  it("searches garment words as words when their type filter would leave nothing", async () => {
+    const r = await search({ query: "track pants" });
+    expect(titles(r)).toEqual(["Jersey Track Pants"]);
+    expect(r.body.filters.parsed).toEqual([]);
+    expect(r.body.query.text).toBe("track pants");
+    // When the type has matches, it stays a filter.
+    const chinos = await search({ query: "wool pants" });
+    expect(chinos.body.filters.applied).toMatchObject({ productTypes: ["Trousers"], materials: ["wool"] });
+    expect(titles(chinos)).toEqual(["Pleated Wool Trousers"]);
   });
 
   it("falls back to any word when no product has them all", async () => {
@@ -405,7 +419,7 @@ describe("POST /search: the vector index", () => {
       const values = await textEmbedder.embed(p);
       if (values) await index.upsert("text", [{ id: p.id, values, metadata: { target_gender: p.target_gender } }]);
     }
-    expect(await index.count("text")).toBe(30);
+    expect(await index.count("text")).toBe(31);
     (app.ctx as unknown as { vectors?: VectorIndex }).vectors = index;
     try {
       clearSearchCaches(db);
@@ -434,6 +448,23 @@ describe("POST /search: the vector index", () => {
       delete (app.ctx as unknown as { vectors?: VectorIndex }).vectors;
       clearSearchCaches(db);
     }
+  });
+});
+
+describe("ranking for a prompt (collections)", () => {
+  it("restricts by the prompt's gender and ranks its garment, material and words", async () => {
+    const { ranked, parsed } = await rankForPrompt({ db: app.database.db }, "linen shirts for men", { limit: 10 });
+    expect(parsed.filters).toMatchObject({ target_gender: "menswear", materials: ["linen"], productTypes: ["Shirts"] });
+    const byId = new Map(CATALOGUE({ harbour, fjord }).map((f) => [pgid(f.n), f]));
+    const rankedTitles = ranked.map((r) => byId.get(r.id)!.title);
+    expect(rankedTitles.slice(0, 2).sort()).toEqual(["Linen Shirt", "Sold Out Linen Shirt"]);
+    expect(ranked.every((r) => byId.get(r.id)!.gender !== "womenswear")).toBe(true);
+    expect(rankedTitles).not.toContain("Draft Linen Shirt");
+    const scores = ranked.map((r) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    // Colours and types do not exclude: other shirts follow.
+    expect(rankedTitles).toContain("Camp Collar Shirt");
+    expect((await rankForPrompt({ db: app.database.db }, "zzyzx qwxq", { limit: 10 })).ranked).toEqual([]);
   });
 });
 
@@ -486,7 +517,10 @@ describe("search notifications", () => {
     await createProduct(db, P(42, "Corduroy Overshirt", "Shirts", "menswear", 99, { Sand: "#d6c29f" }, { tags: ["corduroy"], publishedAt: later, createdAt: later }));
     await new Promise((r) => setTimeout(r, 1100));
 
-    await app.ctx.queue.enqueue(SEARCH_NOTIFICATIONS_QUEUE, { reason: "test" });
+    // The hourly check is scheduled; publishing scheduled drops runs one at once.
+    const scheduled = await db.job.findFirst({ where: { queue: SEARCH_NOTIFICATIONS_QUEUE, status: "queued" } });
+    expect(scheduled!.run_at.getTime()).toBeGreaterThan(Date.now());
+    await app.ctx.queue.enqueue("drops.publish-due", {});
     await drain();
     const mails = await db.emailOutbox.findMany({ where: { kind: "search_notification", to: "saver@example.test" } });
     expect(mails).toHaveLength(1);

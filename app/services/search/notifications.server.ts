@@ -84,8 +84,12 @@ async function savedSearchFor(db: Db, searchId: string, query: string, filters: 
   if (searchIdOf(query, direct) === searchId) return { text: query.trim().replace(/\s+/g, " "), filters: direct };
   const wv = getWordVectors();
   const vocab = await getSearchVocabulary(db, { wordVectors: wv });
-  for (const skipAutoParsing of [false, true]) {
-    const plan = planSearch(vocab, wv, { query, filters, skipAutoParsing });
+  for (const [skipAutoParsing, parseTypes] of [
+    [false, true],
+    [false, false],
+    [true, true],
+  ]) {
+    const plan = planSearch(vocab, wv, { query, filters, skipAutoParsing }, { parseTypes });
     if (plan.searchId === searchId) return { text: plan.text, filters: plan.applied };
   }
   throw badRequest(SEARCH_ID_MISMATCH);

@@ -20,6 +20,7 @@ import { parseSearchQuery, type ParsedChip } from "./parser";
 import { resolveFilters } from "./search.server";
 import { correctTerms } from "./spelling";
 import { textEmbedder } from "./text-embedding.server";
+import { singular } from "./text";
 import { anyOf } from "./tsquery";
 import { getSearchVocabulary, vectorNeighbours } from "./vocabulary.server";
 import { getWordVectors } from "./word-vectors.server";
@@ -53,7 +54,9 @@ export async function rankForPrompt(
 
   const words = [...new Set([...parsed.terms, ...parsed.boosts])].slice(0, 12);
   const fixed = correctTerms(words, vocab.spelling, (w) => !!wv?.has(w)).terms;
-  const wordQueries = fixed.map((w) => anyOf([w, ...vectorNeighbours(vocab, wv, w)])).filter((q): q is string => !!q);
+  const wordQueries = fixed
+    .map((w) => anyOf([w, ...vectorNeighbours(vocab, wv, w).filter((s) => singular(s) !== singular(w))]))
+    .filter((q): q is string => !!q);
   const anyQuery = wordQueries.length ? wordQueries.map((q) => `( ${q} )`).join(" | ") : null;
 
   let vector: { ids: string[]; scores: number[]; minOnly: number } | null = null;

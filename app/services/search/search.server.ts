@@ -24,7 +24,7 @@ import { canonicalFilters, mergeFilters, searchIdOf, type SearchFilters } from "
 import { parseSearchQuery, plainTerms, type ParsedChip } from "./parser";
 import { correctTerms } from "./spelling";
 import { textEmbedder } from "./text-embedding.server";
-import { tokenize } from "./text";
+import { singular, tokenize } from "./text";
 import { anyOf, buildTsQuery } from "./tsquery";
 import { colourFacetValue, getSearchVocabulary, vectorNeighbours, type SearchVocabulary } from "./vocabulary.server";
 import { getWordVectors, type WordVectors } from "./word-vectors.server";
@@ -100,11 +100,13 @@ export function planSearch(
   vocab: SearchVocabulary,
   wv: WordVectors | null,
   input: { query: string; filters?: SearchFilters; skipAutoParsing: boolean },
+  opts: { parseTypes?: boolean } = {},
 ): SearchPlan {
   const raw = input.query;
+  const ctx = opts.parseTypes === false ? { ...vocab.parseContext, typeFamily: undefined } : vocab.parseContext;
   const parsed = input.skipAutoParsing
     ? { text: raw.trim().replace(/\s+/g, " "), terms: plainTerms(raw), filters: {} as SearchFilters, chips: [] as ParsedChip[], boosts: [] as string[] }
-    : parseSearchQuery(raw, vocab.parseContext);
+    : parseSearchQuery(raw, ctx);
   const explicit = canonicalFilters(input.filters);
   const applied = mergeFilters(explicit, parsed.filters);
   // Chips for what parsing added (a value the caller already had is not the parser's to remove).
@@ -129,7 +131,8 @@ export function planSearch(
     return {
       word,
       typed: t,
-      synonyms: vectorNeighbours(vocab, wv, word).filter((s) => s !== t),
+      // Synonyms that are only another form of the word ("shirts" for "shirt") add nothing.
+      synonyms: vectorNeighbours(vocab, wv, word).filter((s) => singular(s) !== singular(word) && singular(s) !== singular(t)),
       prefix: i === typed.length - 1 && !endsWithSpace && word === t && t.length >= 2 && /^[a-z]/.test(t),
     };
   });
@@ -195,6 +198,8 @@ export async function resolveMatch(deps: SearchDeps, plan: SearchPlan) {
   let mode: "all" | "any" = "all";
   let q = planQueries(plan, mode);
   if (!q.match.tsquery) return { mode, match: q.match, rank: q.rank };
+  // The count only decides the "any word" fallback and whether to ask the vector index.
+  if (plan.terms.length < 2 && !deps.vectors) return { mode, match: q.match, rank: q.rank };
   let count = await countUpTo(deps.db, q.match, VECTOR_WHEN_FEWER_THAN);
   if (count === 0 && plan.terms.length >= 2) {
     mode = "any";
@@ -203,6 +208,23 @@ export async function resolveMatch(deps: SearchDeps, plan: SearchPlan) {
   }
   const vector = count < VECTOR_WHEN_FEWER_THAN ? await vectorCandidates(deps, plan) : null;
   return { mode, match: { ...q.match, vector }, rank: q.rank };
+}
+
+/**
+ * Plans a search; when garment words parsed into a product-type filter leave nothing to show
+ * ("track pants": the catalogue files them under Joggers), they are searched as words instead.
+ */
+export async function planWithRelaxation(
+  deps: SearchDeps,
+  vocab: SearchVocabulary,
+  wv: WordVectors | null,
+  input: { query: string; filters?: SearchFilters; skipAutoParsing: boolean },
+): Promise<SearchPlan> {
+  const plan = planSearch(vocab, wv, input);
+  if (input.skipAutoParsing || !plan.chips.some((c) => c.key === "productTypes")) return plan;
+  const loose = planQueries(plan, plan.terms.length >= 2 ? "any" : "all");
+  if ((await countUpTo(deps.db, loose.match, 1)) > 0) return plan;
+  return planSearch(vocab, wv, input, { parseTypes: false });
 }
 
 // --- cursors -------------------------------------------------------------------------------------
@@ -327,7 +349,7 @@ function cacheFacets(db: Db, key: string, facets: Facets) {
 export async function searchProducts(deps: SearchDeps, input: SearchRequest): Promise<SearchResponse> {
   const wv = deps.wordVectors === undefined ? getWordVectors() : deps.wordVectors;
   const vocab = await getSearchVocabulary(deps.db, { wordVectors: wv });
-  const plan = planSearch(vocab, wv, input);
+  const plan = await planWithRelaxation(deps, vocab, wv, input);
 
   const offset = input.cursor ? decodeSearchCursor(input.cursor, plan.searchId) : (input.page - 1) * input.limit;
   const currentPage = Math.floor(offset / input.limit) + 1;

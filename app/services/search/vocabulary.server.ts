@@ -4,8 +4,9 @@
  * the words of the visible products (for typo correction and the parser's material check), plus
  * the word vectors of those words (for synonyms).
  *
- * Fresh for VOCABULARY_TTL_MS; after that the cached one is still served while one refresh runs in
- * the background, so no request waits for it except the very first.
+ * The words, colours, sizes and types are fresh for VOCABULARY_TTL_MS, the store names for
+ * STORES_TTL_MS; after that the cached ones are still served while one refresh runs in the
+ * background, so no request waits for them except the very first.
  */
 import type { Db } from "~/db.server";
 import { colourFamily } from "./colours";
@@ -16,7 +17,10 @@ import { buildSpellingIndex, type SpellingIndex } from "./spelling";
 import { normalizeText } from "./text";
 import { getWordVectors, type WordVectors } from "./word-vectors.server";
 
-export const VOCABULARY_TTL_MS = 60_000;
+/** The catalogue's words, colours, sizes and types: fresh for 5 minutes (reading them scans the catalogue). */
+export const VOCABULARY_TTL_MS = 5 * 60_000;
+/** Store names: fresh for a minute (one small query). */
+export const STORES_TTL_MS = 60_000;
 
 
 export interface SearchVocabulary {
@@ -37,7 +41,20 @@ export interface SearchVocabulary {
   vectorMatrix: Float32Array;
 }
 
-const cache = new WeakMap<Db, { value?: SearchVocabulary; loading?: Promise<SearchVocabulary> }>();
+interface CacheEntry {
+  value?: SearchVocabulary;
+  loading?: Promise<SearchVocabulary>;
+  storesAt?: number;
+  storesLoading?: Promise<void>;
+}
+const cache = new WeakMap<Db, CacheEntry>();
+
+/** The vocabulary with other store names (the parser's context follows). */
+function withStores(v: SearchVocabulary, stores: { id: string; name: string }[]): SearchVocabulary {
+  return { ...v, stores, storeNames: new Map(stores.map((s) => [s.id, s.name])), parseContext: { ...v.parseContext, stores } };
+}
+
+const loadStores = (db: Db) => db.store.findMany({ select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
 
 function wordsOf(text: string): string[] {
   const out: string[] = [];
@@ -52,7 +69,7 @@ function wordsOf(text: string): string[] {
 
 async function load(db: Db, wv: WordVectors | null): Promise<SearchVocabulary> {
   const [stores, options, types, wordRows] = await Promise.all([
-    db.store.findMany({ select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] }),
+    loadStores(db),
     db.$queryRaw<{ option: string; value: string }[]>`
       SELECT DISTINCT o.name AS option, v AS value
       FROM product_options o
@@ -126,6 +143,7 @@ export async function getSearchVocabulary(db: Db, opts: { wordVectors?: WordVect
       e.loading = load(db, wv)
         .then((v) => {
           e.value = v;
+          e.storesAt = v.loadedAt;
           return v;
         })
         .finally(() => {
@@ -135,11 +153,30 @@ export async function getSearchVocabulary(db: Db, opts: { wordVectors?: WordVect
     return e.loading;
   };
   if (!entry.value) return refresh();
-  if (Date.now() - entry.value.loadedAt > VOCABULARY_TTL_MS) void refresh().catch(() => undefined);
+  const now = Date.now();
+  if (now - entry.value.loadedAt > VOCABULARY_TTL_MS) void refresh().catch(() => undefined);
+  else if (now - (entry.storesAt ?? 0) > STORES_TTL_MS && !entry.storesLoading && !entry.loading) {
+    const e = entry;
+    e.storesLoading = loadStores(db)
+      .then((stores) => {
+        if (e.value) e.value = withStores(e.value, stores);
+        e.storesAt = Date.now();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        e.storesLoading = undefined;
+      });
+  }
   return entry.value;
 }
 
-/** Drops the cached vocabulary (after a catalogue sync, and in tests). */
+/** The next search refreshes the vocabulary in the background (it keeps serving the current one). */
+export function markSearchVocabularyStale(db: Db) {
+  const e = cache.get(db);
+  if (e?.value) e.value = { ...e.value, loadedAt: 0 };
+}
+
+/** Drops the cached vocabulary (tests). */
 export function invalidateSearchVocabulary(db: Db) {
   cache.delete(db);
 }

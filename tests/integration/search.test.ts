@@ -420,7 +420,9 @@ describe("POST /search: the vector index", () => {
       if (values) await index.upsert("text", [{ id: p.id, values, metadata: { target_gender: p.target_gender } }]);
     }
     expect(await index.count("text")).toBe(31);
-    (app.ctx as unknown as { vectors?: VectorIndex }).vectors = index;
+    const ctx = app.ctx as unknown as { vectors?: VectorIndex };
+    const original = ctx.vectors;
+    ctx.vectors = index;
     try {
       clearSearchCaches(db);
       const r = await search({ query: "sweatshirt", skipAutoParsing: true });
@@ -432,7 +434,7 @@ describe("POST /search: the vector index", () => {
 
       // A product the index finds very close joins the results without a shared word.
       const close: VectorIndex = { ...index, name: "exact", query: async () => [{ id: pgid(14), score: 0.95 }, { id: pgid(21), score: 0.3 }], upsert: index.upsert, remove: index.remove, count: index.count };
-      (app.ctx as unknown as { vectors?: VectorIndex }).vectors = close;
+      ctx.vectors = close;
       const withClose = await search({ query: "shirt", skipAutoParsing: true, limit: 50 });
       expect(titles(withClose)).toContain("Floral Tea Dress");
       expect(titles(withClose)).not.toContain("Wool Overcoat");
@@ -440,12 +442,12 @@ describe("POST /search: the vector index", () => {
 
       // A failing index leaves the lexical search working.
       const broken: VectorIndex = { ...close, query: async () => Promise.reject(new Error("index down")) };
-      (app.ctx as unknown as { vectors?: VectorIndex }).vectors = broken;
+      ctx.vectors = broken;
       const still = await search({ query: "linen shirt", skipAutoParsing: true });
       expect(still.status).toBe(200);
       expect(titles(still)[0]).toBe("Linen Shirt");
     } finally {
-      delete (app.ctx as unknown as { vectors?: VectorIndex }).vectors;
+      ctx.vectors = original;
       clearSearchCaches(db);
     }
   });

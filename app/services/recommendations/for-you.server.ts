@@ -80,7 +80,10 @@ function interestsOf(metadata: Prisma.JsonValue): string {
 
 /** The profile on its own (admin view). */
 export async function loadShopperProfile(db: Db, userId: string, opts: { targetGender?: TargetGender } = {}): Promise<ShopperProfile | null> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, auth_provider: true, metadata: true } });
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, auth_provider: true, metadata: true },
+  });
   if (!user) return null;
   const [saved, recent, purchased, stores] = await Promise.all([
     db.$queryRaw<{ product_id: string }[]>`${savedSql(userId)}`,
@@ -92,7 +95,12 @@ export async function loadShopperProfile(db: Db, userId: string, opts: { targetG
 }
 
 function profileOf(
-  user: { id: string; email: string | null; auth_provider: string; metadata: Prisma.JsonValue },
+  user: {
+    id: string;
+    email: string | null;
+    auth_provider: string;
+    metadata: Prisma.JsonValue;
+  },
   targetGender: TargetGender | undefined,
   saved: { product_id: string }[],
   recent: { product_id: string }[],
@@ -111,7 +119,10 @@ function profileOf(
     purchased: purchased.map((r) => r.product_id),
     followedStores: stores.map((r) => r.store_id),
   };
-  return { ...p, coldStart: !p.saved.length && !p.recentViews.length && !p.purchased.length && !p.followedStores.length && !p.interests.length };
+  return {
+    ...p,
+    coldStart: !p.saved.length && !p.recentViews.length && !p.purchased.length && !p.followedStores.length && !p.interests.length,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,21 +158,45 @@ export async function rankForYou(
   deps: ForYouDeps,
   userId: string,
   opts: { targetGender?: TargetGender; exclude: string[]; now?: Date },
-): Promise<{ items: RankedItem[]; source: "personalized" | "cold-start"; profile: ShopperProfile } | null> {
+): Promise<{
+  items: RankedItem[];
+  source: "personalized" | "cold-start";
+  profile: ShopperProfile;
+} | null> {
   const { db } = deps;
   const now = opts.now ?? new Date();
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, auth_provider: true, metadata: true } });
+  // The user, and which of their lists exist (the queries for empty ones are not sent).
+  const [user] = await db.$queryRaw<
+    {
+      id: string;
+      email: string | null;
+      auth_provider: string;
+      metadata: Prisma.JsonValue;
+      saved: boolean;
+      views: boolean;
+      bought: boolean;
+      follows: boolean;
+    }[]
+  >`
+    SELECT u.id, u.email, u.auth_provider::text AS auth_provider, u.metadata,
+      EXISTS (SELECT 1 FROM saved_products WHERE user_id = u.id) AS saved,
+      EXISTS (SELECT 1 FROM product_view_events WHERE user_id = u.id) AS views,
+      EXISTS (SELECT 1 FROM product_purchase_events WHERE user_id = u.id) AS bought,
+      EXISTS (SELECT 1 FROM user_favorite_stores WHERE user_id = u.id) AS follows
+    FROM users u WHERE u.id = ${userId}`;
   if (!user) return null;
   const raw = interestsOf(user.metadata);
   const genders = gendersFor(opts.targetGender ?? genderFromInterests(raw));
   const terms = interestTerms(raw);
   const filter = Prisma.sql`${visibleSql(now)} AND ${genderSql(genders)}`;
+  const none = Promise.resolve([]);
+  const when = <T>(cond: boolean, q: () => Promise<T[]>): Promise<T[]> => (cond ? q() : (none as Promise<T[]>));
 
   const [saved, recent, purchased, stores, popular, sellers, coView, coPurchase, storeRows, interestRows, demotedRows, vector] = await Promise.all([
-    db.$queryRaw<{ product_id: string }[]>`${savedSql(userId)}`,
-    db.$queryRaw<{ product_id: string }[]>`${recentSql(userId)}`,
-    db.$queryRaw<{ product_id: string }[]>`${purchasedSql(userId)}`,
-    db.$queryRaw<{ store_id: string }[]>`${storesSql(userId)}`,
+    when(user.saved, () => db.$queryRaw<{ product_id: string }[]>`${savedSql(userId)}`),
+    when(user.views, () => db.$queryRaw<{ product_id: string }[]>`${recentSql(userId)}`),
+    when(user.bought, () => db.$queryRaw<{ product_id: string }[]>`${purchasedSql(userId)}`),
+    when(user.follows, () => db.$queryRaw<{ store_id: string }[]>`${storesSql(userId)}`),
     db.$queryRaw<Scored[]>`
       SELECT pp.product_id AS id, ${withPopularity} FROM product_popularity pp JOIN products p ON p.id = pp.product_id
       WHERE pp.view_score > 0 AND ${filter}
@@ -170,32 +205,42 @@ export async function rankForYou(
       SELECT pp.product_id AS id, ${withPopularity} FROM product_popularity pp JOIN products p ON p.id = pp.product_id
       WHERE pp.purchase_count > 0 AND ${filter}
       ORDER BY pp.purchase_score DESC, pp.purchase_count DESC, pp.product_id ASC LIMIT 60`,
-    coOccurrenceRows(
-      db,
-      "view",
-      Prisma.sql`
+    when(user.views || user.saved, () =>
+      coOccurrenceRows(
+        db,
+        "view",
+        Prisma.sql`
         SELECT product_id, 1.0 / (1 + 0.15 * (rn - 1)) AS w FROM (${recentSql(userId)}) r WHERE rn <= 15
         UNION ALL SELECT product_id, 0.8 / (1 + 0.1 * (rn - 1)) FROM (${savedSql(userId)}) s WHERE rn <= 10`,
-      filter,
+        filter,
+      ),
     ),
-    coOccurrenceRows(
-      db,
-      "purchase",
-      Prisma.sql`
+    when(user.views || user.saved || user.bought, () =>
+      coOccurrenceRows(
+        db,
+        "purchase",
+        Prisma.sql`
         SELECT product_id, 1.0 / (1 + 0.1 * (rn - 1)) AS w FROM (${purchasedSql(userId)}) b WHERE rn <= 10
         UNION ALL SELECT product_id, 0.8 / (1 + 0.1 * (rn - 1)) FROM (${savedSql(userId)}) s WHERE rn <= 10
         UNION ALL SELECT product_id, 0.5 / (1 + 0.2 * (rn - 1)) FROM (${recentSql(userId)}) r WHERE rn <= 5`,
-      filter,
+        filter,
+      ),
     ),
-    db.$queryRaw<Scored[]>`
+    when(
+      user.follows,
+      () => db.$queryRaw<Scored[]>`
       SELECT p.id, ${withPopularity} FROM products p LEFT JOIN product_popularity pp ON pp.product_id = p.id
       WHERE p.store_id IN (${storesSql(userId)}) AND ${filter}
       ORDER BY p.created_at DESC, p.id ASC LIMIT 60`,
-    terms.length ? interestQuery(db, terms, filter) : Promise.resolve([]),
-    db.$queryRaw<Scored[]>`
+    ),
+    when(terms.length > 0, () => interestQuery(db, terms, filter)),
+    when(
+      user.saved || user.views,
+      () => db.$queryRaw<Scored[]>`
       SELECT p.id, ${withPopularity} FROM products p LEFT JOIN product_popularity pp ON pp.product_id = p.id
       WHERE p.id IN (SELECT product_id FROM (${savedSql(userId)}) s UNION SELECT product_id FROM (${recentSql(userId)}) r) AND ${filter}`,
-    vectorSignal(deps, userId, genders),
+    ),
+    user.saved || user.views ? vectorSignal(deps, userId, genders) : Promise.resolve([] as [string, number][]),
   ]);
   const profile = profileOf(user, opts.targetGender, saved, recent, purchased, stores);
   const personal = !profile.coldStart;
@@ -215,7 +260,9 @@ export async function rankForYou(
     for (const [id, v] of vector) addSignal(candidates, id, "vector", v);
     storeRows.forEach((r, i) => addSignal(candidates, r.id, "store", 1 - (0.5 * i) / Math.max(1, storeRows.length)));
     const wanted = Math.min(terms.length, 2);
-    interestRows.forEach((r, i) => addSignal(candidates, r.id, "interest", (Math.min(wanted, r.tag_hits + (r.title_hit ? 1 : 0)) / wanted) * (1 - (0.3 * i) / interestRows.length)));
+    interestRows.forEach((r, i) =>
+      addSignal(candidates, r.id, "interest", (Math.min(wanted, r.tag_hits + (r.title_hit ? 1 : 0)) / wanted) * (1 - (0.3 * i) / interestRows.length)),
+    );
   }
 
   // Demoted: already saved or just viewed (kept as a last resort), when visible and of the gender.
@@ -230,9 +277,15 @@ export async function rankForYou(
   const maxPrior = Math.max(0, ...prior.values());
   if (maxPrior > 0) for (const [id, s] of candidates) s.popular = Math.max(s.popular ?? 0, (prior.get(id) ?? 0) / maxPrior);
 
-  const ranked = blend(candidates, { jitterSeed: `${profile.userId}:${dayKey(now)}`, demoted: new Set(demotedReason.keys()) }).slice(0, MAX_CANDIDATES_LIST);
+  const ranked = blend(candidates, {
+    jitterSeed: `${profile.userId}:${dayKey(now)}`,
+    demoted: new Set(demotedReason.keys()),
+  }).slice(0, MAX_CANDIDATES_LIST);
   return {
-    items: ranked.map((b) => ({ id: b.id, reason: b.demoted ? demotedReason.get(b.id)! : REASON[b.reason] })),
+    items: ranked.map((b) => ({
+      id: b.id,
+      reason: b.demoted ? demotedReason.get(b.id)! : REASON[b.reason],
+    })),
     source: personal ? "personalized" : "cold-start",
     profile,
   };
@@ -320,7 +373,7 @@ export async function withinBudget<T>(p: Promise<T>, ms: number, fallback: T, on
  * a namespace per query: ~25 ms for 20,000 small attribute vectors, far more for image vectors.
  */
 export async function isApproximateIndex(vectors: VectorIndex): Promise<boolean> {
-  const adapter = vectors.name === "auto" ? ((await vectors.resolve?.()) ?? "auto") : vectors.name;
+  const adapter = vectors.name === "auto" ? (await vectors.resolve?.()) ?? "auto" : vectors.name;
   return adapter === "pgvector" || adapter === "pinecone";
 }
 
@@ -339,10 +392,17 @@ async function vectorSignal(deps: ForYouDeps, userId: string, genders: TargetGen
     ).map((r) => r.product_id);
     if (!seeds.length) return [];
     const one = async (ns: VectorNamespace): Promise<[string, number][]> => {
-      const rows = await deps.db.productEmbedding.findMany({ where: { kind: ns, product_id: { in: seeds } }, select: { embedding: true } });
+      const rows = await deps.db.productEmbedding.findMany({
+        where: { kind: ns, product_id: { in: seeds } },
+        select: { embedding: true },
+      });
       const mean = meanVector(rows.map((r) => r.embedding));
       if (!mean) return [];
-      const matches = await vectors.query(ns, mean, { topK, targetGenders: genders, excludeIds: seeds });
+      const matches = await vectors.query(ns, mean, {
+        topK,
+        targetGenders: genders,
+        excludeIds: seeds,
+      });
       return matches.map((m, i): [string, number] => [m.id, Math.max(0, m.score) * (1 - (0.5 * i) / topK)]);
     };
     return (await Promise.all(VECTOR_NAMESPACES_FOR_YOU.map(one))).flat();

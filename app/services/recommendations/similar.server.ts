@@ -4,8 +4,8 @@
  * price, colours in Lab, tags; blended with the cosine of the stored "attributes" vectors when
  * both products have one); only the candidates differ: similarProducts scores up to 3,000 products
  * per call, which takes hundreds of milliseconds on a 20,000-product catalogue, while this scores
- * at most ~350 prefiltered through indexes (same type, same family or group, shared tags; newest
- * first). When the app has a vector index, the caller asks it first (nearest neighbours).
+ * at most 160 prefiltered through indexes (same type, same family or group, shared tags; newest
+ * first). When the app has an approximate vector index, the caller asks it first.
  */
 import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
@@ -16,66 +16,58 @@ import { productTypes } from "./catalog-cache.server";
 import { gendersFor } from "./scoring";
 import { genderSql, visibleSql } from "./sql.server";
 
-const select = {
-  id: true,
-  productType: true,
-  target_gender: true,
-  priceMin: true,
-  priceMax: true,
-  tags: true,
-  variants: { select: { color_hex: true }, orderBy: [{ position: "asc" as const }, { id: "asc" as const }] },
-};
-
 interface Row {
   id: string;
   productType: string;
   target_gender: TargetGender;
-  priceMin: { toString(): string };
-  priceMax: { toString(): string };
+  price: number;
   tags: string[];
-  variants: { color_hex: string | null }[];
+  colours: string[];
+  embedding: number[] | null;
 }
 
-function attributesOf(p: Row) {
-  const hexes = [...new Set(p.variants.map((v) => v.color_hex?.toLowerCase()).filter((h): h is string => !!h))];
-  return {
-    productType: p.productType,
-    target_gender: p.target_gender,
-    price: (Number(p.priceMin.toString()) + Number(p.priceMax.toString())) / 2,
-    colours: hexes.map(hexToLab).filter((l): l is Lab => !!l),
-    tags: p.tags,
-  };
-}
+/** A product's attributes, its distinct colour hexes and its attribute vector, in one row. */
+const attributesSql = Prisma.sql`
+  p.id, p."productType" AS "productType", p.target_gender::text AS target_gender,
+  ((p."priceMin" + p."priceMax") / 2)::float8 AS price, p.tags,
+  ARRAY(SELECT DISTINCT lower(v.color_hex) FROM product_variants v WHERE v.product_id = p.id AND v.color_hex IS NOT NULL) AS colours,
+  e.embedding`;
 
-/** Up to `n` visible products most similar to `productId` (best first), of a compatible gender. */
+const attributesOf = (p: Row) => ({
+  productType: p.productType,
+  target_gender: p.target_gender,
+  price: p.price,
+  colours: p.colours.map(hexToLab).filter((l): l is Lab => !!l),
+  tags: p.tags,
+});
+
+/**
+ * Up to `n` visible products most similar to `productId` (best first), of a compatible gender.
+ * Two round trips: the product, then its candidates with their attributes (newest 80 of the same
+ * type, 40 of the same family or group, 40 sharing a tag).
+ */
 export async function attributeNeighbours(db: Db, productId: string, targetGender: TargetGender | undefined, n: number, now = new Date()): Promise<string[]> {
-  const src = (await db.product.findUnique({ where: { id: productId }, select })) as Row | null;
+  const [src] = await db.$queryRaw<Row[]>`
+    SELECT ${attributesSql} FROM products p LEFT JOIN product_embeddings e ON e.product_id = p.id AND e.kind = ${ATTRIBUTES_KIND}
+    WHERE p.id = ${productId}`;
   if (!src) return [];
   const genders = gendersFor(targetGender ?? src.target_gender);
   const related = (await productTypes(db)).filter((t) => t !== src.productType && typeSimilarity(src.productType, t) > 0);
-  const base = (extra: Prisma.Sql, take: number) => db.$queryRaw<{ id: string }[]>`
-    SELECT p.id FROM products p
-    WHERE ${visibleSql(now)} AND ${genderSql(genders)} AND p.id <> ${productId} AND ${extra}
-    ORDER BY p.created_at DESC, p.id ASC LIMIT ${take}`;
-  const [same, family, tagged] = await Promise.all([
-    base(Prisma.sql`p."productType" = ${src.productType}`, 150),
-    related.length ? base(Prisma.sql`p."productType" = ANY(${related}::text[])`, 100) : Promise.resolve([]),
-    src.tags.length ? base(Prisma.sql`p.tags && ${src.tags}::text[]`, 100) : Promise.resolve([]),
-  ]);
-  const ids = [...new Set([...same, ...family, ...tagged].map((r) => r.id))];
-  if (!ids.length) return [];
-  const [candidates, vectors] = await Promise.all([
-    db.product.findMany({ where: { id: { in: ids } }, select }) as Promise<Row[]>,
-    db.productEmbedding.findMany({ where: { kind: ATTRIBUTES_KIND, product_id: { in: [productId, ...ids] } }, select: { product_id: true, embedding: true } }),
-  ]);
-  const vectorOf = new Map(vectors.map((v) => [v.product_id, v.embedding]));
+  const filter = Prisma.sql`${visibleSql(now)} AND ${genderSql(genders)} AND p.id <> ${productId}`;
+  const pick = (extra: Prisma.Sql, take: number) => Prisma.sql`(SELECT p.id FROM products p WHERE ${filter} AND ${extra} ORDER BY p.created_at DESC, p.id ASC LIMIT ${take})`;
+  const parts = [
+    pick(Prisma.sql`p."productType" = ${src.productType}`, 80),
+    ...(related.length ? [pick(Prisma.sql`p."productType" = ANY(${related}::text[])`, 40)] : []),
+    ...(src.tags.length ? [pick(Prisma.sql`p.tags && ${src.tags}::text[]`, 40)] : []),
+  ];
+  const candidates = await db.$queryRaw<Row[]>`
+    SELECT ${attributesSql} FROM products p LEFT JOIN product_embeddings e ON e.product_id = p.id AND e.kind = ${ATTRIBUTES_KIND}
+    WHERE p.id IN (${Prisma.join(parts, " UNION ")})`;
   const srcAttributes = attributesOf(src);
-  const srcVector = vectorOf.get(productId);
   return candidates
     .map((c) => {
       let score = attributeScore(srcAttributes, attributesOf(c));
-      const v = vectorOf.get(c.id);
-      if (srcVector && v) score = 0.6 * score + 0.4 * Math.max(0, cosine(srcVector, v));
+      if (src.embedding?.length && c.embedding?.length) score = 0.6 * score + 0.4 * Math.max(0, cosine(src.embedding, c.embedding));
       return { id: c.id, score: Math.round(score * 1e4) / 1e4 };
     })
     .filter((s) => s.score > 0.2)

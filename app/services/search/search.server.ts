@@ -7,8 +7,10 @@
  *   word must match (or any word, when no product has them all), the last word also as a prefix,
  *   each word with its typo correction (./spelling.ts, against the catalogue's words) and its
  *   word-vector synonyms from the catalogue's words ("jumper" → sweater).
- * - With a vector index (`ctx.vectors`, namespace "text"), the query's text vector brings close
- *   products too and blends its similarity into the score (./engine.server.ts).
+ * - Garment words parsed into a product-type filter that leaves nothing are searched as words.
+ * - With a vector index (`ctx.vectors`, namespace "text") and when the words match fewer than 100
+ *   products, the query's text vector brings close products too and blends its similarity into the
+ *   score (./engine.server.ts); well-covered queries are ranked by their words and skip the call.
  * - Facets are counted in SQL over the matched set and cached for a short while per search id, so
  *   paging does not count them again.
  */

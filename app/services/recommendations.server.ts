@@ -38,9 +38,9 @@ export interface RecommendationDeps {
   log?: Logger;
 }
 
-/** The vector index of the app context, when it has one (the field arrives with the vision issue). */
-export function vectorsOf(ctx: AppContext): VectorIndex | null {
-  return (ctx as unknown as { vectors?: VectorIndex | null }).vectors ?? null;
+/** The vector index of the app context (pgvector, Pinecone or the exact scan; see isApproximateIndex). */
+export function vectorsOf(ctx: Pick<AppContext, "vectors">): VectorIndex | null {
+  return ctx.vectors ?? null;
 }
 
 /** Related lists (co-occurrence + fill) are at most this long; deeper pages are empty. */

@@ -198,6 +198,21 @@ describe("most viewed", () => {
     expect(ids(ex.body)).toEqual(all.slice(1));
     const beyond = await app.api("GET", "/recommendations/most-viewed", { query: { page: 50 } });
     expect(beyond.body).toMatchObject({ results: [], source: "most-viewed", pagination: { hasNextPage: false } });
+    // Hidden products never show, however popular (a draft and a scheduled one).
+    const db = app.database.db;
+    for (const n of [811, 812]) {
+      await db.productPopularity.create({ data: { product_id: pgid(n), view_count: 1000, view_score: 1e300, purchase_count: 1000, purchase_score: 1e300 } });
+      await db.productCoOccurrence.create({ data: { kind: "view", product_id: pgid(803), other_id: pgid(n), count: 1000, score: 1e300 } });
+      await db.productCoOccurrence.create({ data: { kind: "purchase", product_id: pgid(801), other_id: pgid(n), count: 1000, score: 1e300 } });
+    }
+    for (const path of ["/recommendations/most-viewed", "/recommendations/best-sellers", "/recommendations/customers-also-viewed/803", "/recommendations/frequently-bought-together/801"]) {
+      const r = await app.api("GET", path, { query: { limit: 60 } });
+      expect(r.status).toBe(200);
+      expect(ids(r.body), path).not.toContain(pgid(811));
+      expect(ids(r.body), path).not.toContain(pgid(812));
+    }
+    await db.productPopularity.deleteMany({ where: { product_id: { in: [pgid(811), pgid(812)] } } });
+    await db.productCoOccurrence.deleteMany({ where: { other_id: { in: [pgid(811), pgid(812)] } } });
     for (const query of [{ limit: 61 }, { limit: 0 }, { page: 0 }, { limit: "abc" }, { target_gender: "kids" }]) {
       const r = await app.api("GET", "/recommendations/most-viewed", { query });
       expect(r.status, JSON.stringify(query)).toBe(400);

@@ -62,6 +62,10 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
 
   const worker = config.WORKER === "inline" ? startWorker(ctx, jobHandlers) : null;
 
+  // In the background: the exact index reads its vectors into memory before the first photo
+  // search or for-you needs them. A failure only costs that first query the wait.
+  void ctx.vectors.warm?.(["image", "text", "attributes"]).catch((error: unknown) => log.warn({ err: error }, "vector index warm-up failed"));
+
   return {
     config,
     ctx,

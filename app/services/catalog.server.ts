@@ -275,7 +275,7 @@ export async function searchProducts(db: Db, q: { q: string; limit: number; targ
         + CASE WHEN EXISTS (SELECT 1 FROM unnest(p.tags) t WHERE t ILIKE ${like}) THEN 0.2 ELSE 0 END)::float8 AS score
     FROM products p
     WHERE p.status = 'active'
-      AND (p."publishedAt" IS NULL OR p."publishedAt" <= (now() AT TIME ZONE 'UTC'))
+      AND p."publishedAt" IS NOT NULL AND p."publishedAt" <= (now() AT TIME ZONE 'UTC')
       AND (${genders ? Prisma.sql`p.target_gender::text = ANY(${genders}::text[])` : Prisma.sql`TRUE`})
       AND (${allWords})
     ORDER BY score DESC, p.created_at DESC, p.id ASC

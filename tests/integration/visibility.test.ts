@@ -19,6 +19,8 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const listed = async () => ((await app.api("GET", "/products")).body.products as { id: string }[]).map((p) => p.id);
+const quickSearched = async () => ((await app.api("GET", "/products/search", { query: { q: "visible shirt" } })).body.products as { id: string }[]).map((p) => p.id);
+const searched = async () => ((await app.api("POST", "/search", { body: { query: "visible shirt" } })).body.results as { id: string }[]).map((p) => p.id);
 
 describe("catalogue visibility", () => {
   it("a product created without a publication date is published at once", async () => {
@@ -27,8 +29,12 @@ describe("catalogue visibility", () => {
   });
 
   it("an unpublished product is hidden from shoppers", async () => {
+    expect(await quickSearched()).toContain(ID);
+    expect(await searched()).toContain(ID);
     await app.ctx.commerce.unpublishProduct(ID);
     expect(await listed()).not.toContain(ID);
+    expect(await quickSearched()).not.toContain(ID);
+    expect(await searched()).not.toContain(ID);
     expect((await app.api("GET", `/products/${encodeURIComponent(ID)}`)).status).toBe(404);
   });
 

@@ -161,6 +161,10 @@ export function createExactVectorIndex(db: Db): VectorIndex & { stats(): { loads
       return "exact";
     },
 
+    async warm(namespaces: VectorNamespace[]) {
+      for (const ns of namespaces) await load(ns);
+    },
+
     stats: () => ({ loads, fullLoads }),
   };
 }

@@ -56,6 +56,7 @@ export function createAutoVectorIndex(db: Db, log?: Logger): VectorIndex {
     remove: async (ns, ids) => (await pick()).remove(ns, ids),
     query: async (ns, vector, q) => (await pick()).query(ns, vector, q),
     count: async (ns) => (await pick()).count(ns),
+    warm: async (namespaces) => (await pick()).warm?.(namespaces),
     async resolve() {
       const adapter = await pick();
       return (await adapter.resolve?.()) ?? (adapter.name as VectorIndexName);

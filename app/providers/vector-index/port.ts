@@ -54,6 +54,11 @@ export interface VectorIndex {
   count(namespace: VectorNamespace): Promise<number>;
   /** The adapter doing the work (resolves `auto`). */
   resolve?(): Promise<VectorIndexName>;
+  /**
+   * Gets the namespaces ready for queries (the exact scan reads its vectors into memory, seconds
+   * for tens of thousands of products), so the first shopper query does not pay for it.
+   */
+  warm?(namespaces: VectorNamespace[]): Promise<void>;
 }
 
 /** A refusal or failure of the index service (Pinecone HTTP errors, a missing extension, …). */

@@ -50,7 +50,8 @@ function chromiumAvailable(): boolean {
 }
 
 const onlySome = extra.some((a) => !a.startsWith("-"));
-runVitest("unit + integration (PGlite)", ["--project", "unit", "--project", "integration"]);
+// TEST_DATABASE_URL emptied: this run is the embedded database even when CI sets it for the next.
+runVitest("unit + integration (PGlite)", ["--project", "unit", "--project", "integration"], { TEST_DATABASE_URL: "" });
 if (process.env.TEST_DATABASE_URL && !onlySome) {
   runVitest("integration (PostgreSQL)", ["--project", "integration"], { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
 }

@@ -5,7 +5,7 @@
  */
 import type { Prisma } from "@prisma/client";
 import { PermissionNames } from "../../app/contract/permissions";
-import { Random, demoUuid, slugify } from "./prng";
+import { Random, demoUuid, slugify, weightedPicker } from "./prng";
 import type { Pattern } from "./garment-svg";
 import { DEMO_URL_PREFIX, garmentImageJob, storeLogoJob, type ImageJob } from "./images.server";
 import {
@@ -202,26 +202,6 @@ function styleTags(p: { type: GarmentType; fit: string; material: Material; patt
   return tags;
 }
 
-/** Cumulative weights for fast weighted picks among many items. */
-function weightedPicker<T>(items: T[], weight: (t: T) => number): (rng: Random) => T {
-  const cum: number[] = [];
-  let total = 0;
-  for (const it of items) {
-    total += weight(it);
-    cum.push(total);
-  }
-  return (rng) => {
-    const r = rng.next() * total;
-    let lo = 0;
-    let hi = cum.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cum[mid] > r) hi = mid;
-      else lo = mid + 1;
-    }
-    return items[lo];
-  };
-}
 
 function trackingFor(rng: Random): { provider: string; number: string; url: string } {
   const digits = (n: number) => Array.from({ length: n }, () => rng.int(0, 9)).join("");

@@ -76,3 +76,24 @@ export function slugify(text: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 }
+
+/** Cumulative weights for fast weighted picks among many items (binary search per pick). */
+export function weightedPicker<T>(items: T[], weight: (t: T) => number): (rng: Random) => T {
+  const cum: number[] = [];
+  let total = 0;
+  for (const it of items) {
+    total += weight(it);
+    cum.push(total);
+  }
+  return (rng) => {
+    const r = rng.next() * total;
+    let lo = 0;
+    let hi = cum.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cum[mid] > r) hi = mid;
+      else lo = mid + 1;
+    }
+    return items[lo];
+  };
+}

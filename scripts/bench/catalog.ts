@@ -14,7 +14,7 @@
 import { COLOURS, MATERIALS, PATTERN_COLOURS, PATTERN_WORD, type Gender, type Material, type StoreDef } from "../../prisma/demo/catalog-data";
 import type { Pattern } from "../../prisma/demo/garment-svg";
 import { DEMO_URL_PREFIX, garmentImageFile } from "../../prisma/demo/images.server";
-import { Random, demoUuid, slugify } from "../../prisma/demo/prng";
+import { Random, demoUuid, slugify, weightedPicker } from "../../prisma/demo/prng";
 import { BENCH_GARMENTS, BENCH_STORES, BENCH_VENDORS, COMPLEMENTS, TITLE_QUALIFIERS, type BenchGarment } from "./vocabulary";
 
 export type Row = Record<string, unknown>;
@@ -82,26 +82,6 @@ const LEAD_FEEL: Record<string, string> = {
 /** Start of the current UTC day. */
 export function benchBaseDate(now = Date.now()): Date {
   return new Date(Math.floor(now / DAY) * DAY);
-}
-
-function weightedPicker<T>(items: T[], weight: (t: T) => number): (rng: Random) => T {
-  const cum: number[] = [];
-  let total = 0;
-  for (const it of items) {
-    total += weight(it);
-    cum.push(total);
-  }
-  return (rng) => {
-    const r = rng.next() * total;
-    let lo = 0;
-    let hi = cum.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cum[mid] > r) hi = mid;
-      else lo = mid + 1;
-    }
-    return items[lo];
-  };
 }
 
 /**

@@ -213,6 +213,18 @@ describe("POST /search: relevance", () => {
     expect(titles(chinos)).toEqual(["Pleated Wool Trousers"]);
   });
 
+  it("keeps the garment filter when only the price leaves nothing: \"jeans under 60\" shows no other garments", async () => {
+    // Both jeans cost more than 60; dropping the Jeans filter would show tees and shorts instead.
+    const r = await search({ query: "jeans under 60" });
+    expect(r.status).toBe(200);
+    expect(r.body.filters.applied).toMatchObject({ productTypes: ["Jeans"], priceMax: 60 });
+    expect(r.body.filters.parsed.map((c: { key: string }) => c.key).sort()).toEqual(["priceMax", "productTypes"]);
+    expect(r.body.results).toEqual([]);
+    // The same garment with a price that fits finds the jeans.
+    const fits = await search({ query: "jeans under 150" });
+    expect(titles(fits)).toEqual(["Wide-Leg Jeans"]);
+  });
+
   it("falls back to any word when no product has them all", async () => {
     const r = await search({ query: "merino zebra", skipAutoParsing: true });
     expect(titles(r)).toEqual(["Chunky Merino Sweater"]);

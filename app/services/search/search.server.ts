@@ -215,6 +215,8 @@ export async function resolveMatch(deps: SearchDeps, plan: SearchPlan) {
 /**
  * Plans a search; when garment words parsed into a product-type filter leave nothing to show
  * ("track pants": the catalogue files them under Joggers), they are searched as words instead.
+ * Only the type filter (with the words) is tested: when the price, colour or size is what leaves
+ * nothing ("jeans under 60"), the shopper asked for that garment, and other garments are not an answer.
  */
 export async function planWithRelaxation(
   deps: SearchDeps,
@@ -225,7 +227,8 @@ export async function planWithRelaxation(
   const plan = planSearch(vocab, wv, input);
   if (input.skipAutoParsing || !plan.chips.some((c) => c.key === "productTypes")) return plan;
   const loose = planQueries(plan, plan.terms.length >= 2 ? "any" : "all");
-  if ((await countUpTo(deps.db, loose.match, 1)) > 0) return plan;
+  const typeOnly = { optionNames: plan.resolved.optionNames, productTypes: plan.resolved.productTypes };
+  if ((await countUpTo(deps.db, { ...loose.match, filters: typeOnly }, 1)) > 0) return plan;
   return planSearch(vocab, wv, input, { parseTypes: false });
 }
 

@@ -546,6 +546,9 @@ describe("search notifications", () => {
     expect(mail.text).not.toContain("Linen Shirt ("); // published before the request
     const row = await db.notificationRequest.findUniqueOrThrow({ where: { id: created.body.id } });
     expect(row.sent_at!.getTime()).toBeGreaterThan(later.getTime());
+    expect(row.checked_until!.getTime()).toBe(row.sent_at!.getTime());
+    expect(row.search_query).toBe("");
+    expect(row.search_filters).toEqual({ target_gender: "menswear", materials: ["linen"] });
     const link = new RegExp(`/api/notifications/unsubscribe/${row.unsubscribe_token}`);
     expect(mail.text).toMatch(link);
     expect(mail.html).toMatch(link);

@@ -4,15 +4,15 @@
  * the products published since the request was last checked, with an unsubscribe link.
  *
  * Storage (NotificationRequest, kind "search"): `search_id` is the search id of POST /search;
- * `search_query` holds the saved search as JSON `{"v":1,"text":…,"filters":{…}}` (the text left
- * after parsing and the applied filters: the job runs it without parsing again, so its meaning
- * does not drift); `sent_at` is the time up to which published products have been considered
- * (the schema has no column of its own for it). A request stays active after an email.
+ * `search_query` is the text left after parsing and `search_filters` the applied filters (the job
+ * runs them without parsing again, so the saved search's meaning does not drift); `checked_until` is
+ * the time up to which published products have been considered, `sent_at` the last email's time.
+ * A request stays active after an email.
  *
  * The job runs hourly while active search requests exist, and is also enqueued right after a
  * catalogue sync and after scheduled drops are published (jobs/handlers.server.ts).
  */
-import type { NotificationRequest, User } from "@prisma/client";
+import type { NotificationRequest, Prisma, User } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
 import type { JobQueue } from "~/jobs/queue.server";
@@ -38,30 +38,22 @@ export const SEARCH_NOTIFICATION_NOT_FOUND = "You have no notifications for this
 export const UNSUBSCRIBE_LINK_INVALID = "This unsubscribe link is not valid";
 
 interface SavedSearch {
-  v: 1;
   text: string;
   filters: SearchFilters;
 }
 
-export function encodeSavedSearch(text: string, filters: SearchFilters): string {
-  return JSON.stringify({ v: 1, text, filters: canonicalFilters(filters) } satisfies SavedSearch);
+/** The saved search of a request (filters stored by another version are read leniently). */
+export function savedSearchOf(r: Pick<NotificationRequest, "search_query" | "search_filters">): SavedSearch {
+  const raw = r.search_filters;
+  const filters = raw && typeof raw === "object" && !Array.isArray(raw) ? canonicalFilters(raw as SearchFilters) : {};
+  return { text: r.search_query ?? "", filters };
 }
 
-/** The saved search of a request; a plain-text `search_query` (written elsewhere) is a query without filters. */
-export function decodeSavedSearch(value: string | null): SavedSearch {
-  if (value) {
-    try {
-      const v = JSON.parse(value) as Partial<SavedSearch>;
-      if (v && v.v === 1 && typeof v.text === "string") return { v: 1, text: v.text, filters: canonicalFilters(v.filters ?? {}) };
-    } catch {
-      /* plain text */
-    }
-  }
-  return { v: 1, text: value ?? "", filters: {} };
-}
+/** Products published up to this time have been considered for the request. */
+const checkedUntil = (r: Pick<NotificationRequest, "checked_until" | "created_at">) => r.checked_until ?? r.created_at;
 
 function toNotification(r: NotificationRequest) {
-  const saved = decodeSavedSearch(r.search_query);
+  const saved = savedSearchOf(r);
   return {
     id: r.id,
     kind: "search" as const,
@@ -70,7 +62,7 @@ function toNotification(r: NotificationRequest) {
     filters: saved.filters,
     email: r.email,
     status: r.status,
-    checkedUntil: r.sent_at ?? r.created_at,
+    checkedUntil: checkedUntil(r),
     created_at: r.created_at,
   };
 }
@@ -116,7 +108,7 @@ export async function createSearchNotification(
         ? existing
         : await ctx.db.notificationRequest.update({
             where: { id: existing.id },
-            data: { status: "active", email: user.email, ...(existing.status === "active" ? {} : { sent_at: now }) },
+            data: { status: "active", email: user.email, ...(existing.status === "active" ? {} : { checked_until: now }) },
           });
   } else {
     row = await ctx.db.notificationRequest.create({
@@ -125,9 +117,10 @@ export async function createSearchNotification(
         user_id: user.id,
         email: user.email,
         search_id: body.searchId,
-        search_query: encodeSavedSearch(saved.text, saved.filters),
+        search_query: saved.text,
+        search_filters: saved.filters as Prisma.InputJsonObject,
         status: "active",
-        sent_at: now,
+        checked_until: now,
       },
     });
   }
@@ -250,9 +243,9 @@ export async function runSearchNotificationCheck(ctx: Pick<AppContext, "db" | "q
     if (batch.length === 0) break;
     after = batch[batch.length - 1].id;
     for (const r of batch) {
-      const since = r.sent_at ?? r.created_at;
+      const since = checkedUntil(r);
       if (since >= now) continue;
-      const saved = decodeSavedSearch(r.search_query);
+      const saved = savedSearchOf(r);
       const plan = planSearch(vocab, wv, { query: saved.text, filters: saved.filters, skipAutoParsing: true });
       const ids = await newMatches(ctx.db, plan, since, now, SEARCH_EMAIL_MAX_PRODUCTS + 1);
       if (ids.length) {
@@ -273,7 +266,10 @@ export async function runSearchNotificationCheck(ctx: Pick<AppContext, "db" | "q
         emailed++;
       }
       // Only if still active and not checked meanwhile by another run.
-      await ctx.db.notificationRequest.updateMany({ where: { id: r.id, status: "active", sent_at: r.sent_at }, data: { sent_at: now } });
+      await ctx.db.notificationRequest.updateMany({
+        where: { id: r.id, status: "active", checked_until: r.checked_until },
+        data: { checked_until: now, ...(ids.length ? { sent_at: now } : {}) },
+      });
       checked++;
       if (progress && total) await progress(Math.min(99, (checked / total) * 100));
     }

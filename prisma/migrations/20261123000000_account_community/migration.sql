@@ -24,3 +24,11 @@ CREATE INDEX "api_keys_revoked_at_idx" ON "api_keys"("revoked_at");
 
 -- AddForeignKey
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_created_by_id_fkey" FOREIGN KEY ("created_by_id") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- Saved searches written before these columns kept {"v":1,"text":…,"filters":{…}} in search_query
+-- and the check watermark in sent_at.
+UPDATE "notification_requests"
+SET "search_filters" = ("search_query"::jsonb) -> 'filters',
+    "checked_until" = "sent_at",
+    "search_query" = ("search_query"::jsonb) ->> 'text'
+WHERE "kind" = 'search' AND "search_query" LIKE '{"v":1,%';

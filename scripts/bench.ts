@@ -132,7 +132,7 @@ async function discovery(args: BenchArgs) {
       addSummary({ section: "search relevance", figure: "recall@10 / MRR@10", value: "not available" });
     }
     console.log(`\n--- Search server time (${args.queries} mixed queries, sequential, in-process) ---`);
-    const lat = await runSearchLatency(booted.ctx, catalog, args.queries, log);
+    const lat = await runSearchLatency(booted.ctx, catalog, args.queries, log, args.verbose);
     if ("unavailable" in lat) {
       console.log(`not available: ${lat.unavailable}`);
       addSummary({ section: "search", figure: "p95 server time", value: "not available", target: "< 30 ms" });

@@ -119,7 +119,7 @@ export function mixedQueries(queries: LabelledQuery[], count: number): { kind: s
   return out;
 }
 
-export async function runSearchLatency(ctx: AppContext, catalog: BenchCatalog, count: number, log: (s: string) => void): Promise<LatencyFigures | { unavailable: string }> {
+export async function runSearchLatency(ctx: AppContext, catalog: BenchCatalog, count: number, log: (s: string) => void, verbose = false): Promise<LatencyFigures | { unavailable: string }> {
   const missing = await probeSearch(ctx);
   if (missing) return { unavailable: missing };
   const { queries } = buildLabelledQueries(catalog.facts);
@@ -128,6 +128,7 @@ export async function runSearchLatency(ctx: AppContext, catalog: BenchCatalog, c
   for (const m of mix.slice(0, 20)) await callApi(ctx, { method: "POST", path: "/search", body: m.body });
   const times: number[] = [];
   const byKind = new Map<string, number[]>();
+  const slowest: { ms: number; kind: string; body: SearchBody }[] = [];
   let errors = 0;
   for (const m of mix) {
     const r = await callApi(ctx, { method: "POST", path: "/search", body: m.body });
@@ -137,6 +138,7 @@ export async function runSearchLatency(ctx: AppContext, catalog: BenchCatalog, c
       continue;
     }
     times.push(r.ms);
+    slowest.push({ ms: r.ms, kind: m.kind, body: m.body });
     (byKind.get(m.kind) ?? byKind.set(m.kind, []).get(m.kind)!).push(r.ms);
   }
   const d = dist(times);
@@ -146,6 +148,14 @@ export async function runSearchLatency(ctx: AppContext, catalog: BenchCatalog, c
     [...Object.entries(kinds).map(([k, v]) => [k, String(v.n), fmt(v.p50), fmt(v.p95), fmt(v.max)]), ["all", String(d.n), fmt(d.p50), fmt(d.p95), fmt(d.max)]],
   );
   if (errors) log(`errors: ${errors} of ${mix.length}`);
+  if (verbose) {
+    log("slowest queries:");
+    printTable(
+      ["ms", "kind", "body"],
+      slowest.sort((a, b) => b.ms - a.ms).slice(0, 12).map((x) => [fmt(x.ms), x.kind, JSON.stringify({ query: x.body.query, filters: x.body.filters })]),
+      ["r", "l", "l"],
+    );
+  }
   addSummary({ section: "search", figure: `p50 server time (${d.n} mixed queries)`, value: `${fmt(d.p50)} ms` });
   addSummary({ section: "search", figure: "p95 server time", value: `${fmt(d.p95)} ms`, target: "< 30 ms", ratio: d.p95 / 30 });
   if (errors) addSummary({ section: "search", figure: "errors", value: String(errors) });

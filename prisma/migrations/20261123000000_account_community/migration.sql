@@ -32,3 +32,17 @@ SET "search_filters" = ("search_query"::jsonb) -> 'filters',
     "checked_until" = "sent_at",
     "search_query" = ("search_query"::jsonb) ->> 'text'
 WHERE "kind" = 'search' AND "search_query" LIKE '{"v":1,%';
+
+-- CreateIndex
+CREATE INDEX "product_options_values_idx" ON "product_options" USING GIN ("values");
+
+-- Search reads the full-text index on every request and products change rarely: entries go
+-- straight into the index instead of a pending list that every search would scan until the
+-- next vacuum (Prisma does not model index storage parameters).
+ALTER INDEX "products_search_vector_idx" SET (fastupdate = off);
+
+-- DropIndex
+DROP INDEX "product_embeddings_kind_idx";
+
+-- CreateIndex
+CREATE INDEX "product_embeddings_kind_updated_at_idx" ON "product_embeddings"("kind", "updated_at");

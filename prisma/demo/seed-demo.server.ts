@@ -11,6 +11,7 @@ import type { PrismaClient } from "@prisma/client";
 import { hashPassword } from "../../app/services/passwords.server";
 import { buildDemoData, demoIdentityIds, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./generate";
 import { renderImages } from "./images.server";
+import { seedAccountOrderExtras } from "./account-orders";
 import { rebuildRecommendationAggregates } from "../../app/services/recommendations/aggregates.server";
 
 export interface SeedReport {
@@ -148,6 +149,8 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await db.reviewRatingSummary.createMany({ data: rows.summaries });
   await db.savedProduct.createMany({ data: rows.savedProducts });
   await db.userFavoriteStore.createMany({ data: rows.favoriteStores });
+  // The demo shopper's cancelled order, returns and back-in-stock requests (./account-orders.ts).
+  await seedAccountOrderExtras(db, rows);
   // Recommendation aggregates (popularity, viewed/bought together) from the events just written,
   // by the same rules as the live updates (app/services/recommendations/aggregates.server.ts).
   const recommendations = await rebuildRecommendationAggregates(db, { now: new Date() });

@@ -46,3 +46,7 @@ DROP INDEX "product_embeddings_kind_idx";
 
 -- CreateIndex
 CREATE INDEX "product_embeddings_kind_updated_at_idx" ON "product_embeddings"("kind", "updated_at");
+
+-- AlterTable
+ALTER TABLE "import_jobs" ADD COLUMN     "result" JSONB,
+ADD COLUMN     "step" TEXT;

@@ -47,7 +47,10 @@ export const ConfigSchema = z
     /** Former name of VECTOR_INDEX, still read when VECTOR_INDEX is not set. */
     VECTOR_ADAPTER: z.enum(["pgvector", "pinecone"]).optional(),
     EMAIL_ADAPTER: adapter(["outbox", "smtp"], "outbox"),
-    LLM_ADAPTER: adapter(["local", "openai"], "local"),
+    /** The language model (assistant, NLU, collection names): `local` (deterministic) or `openai` (any OpenAI-compatible API). */
+    LANGUAGE_MODEL: z.enum(["local", "openai"]).optional(),
+    /** Former name of LANGUAGE_MODEL, still read when LANGUAGE_MODEL is not set. */
+    LLM_ADAPTER: z.enum(["local", "openai"]).optional(),
     TAOBAO_ADAPTER: adapter(["local", "http"], "local"),
     // Adapter settings
     S3_BUCKET: optionalString,
@@ -64,8 +67,23 @@ export const ConfigSchema = z
     OPENAI_API_KEY: optionalString,
     OPENAI_BASE_URL: optionalString,
     OPENAI_MODEL: optionalString,
+    /** Deadline of one chat-completions request (one retry on 429 / 5xx). */
+    OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(20_000),
     TAOBAO_API_URL: optionalString,
     TAOBAO_API_KEY: optionalString,
+    /** Taobao import (README, "Taobao import"): the HTTP item API's deadline, retries within a call, and requests per second. */
+    TAOBAO_API_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
+    TAOBAO_API_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+    TAOBAO_API_RATE_LIMIT: z.coerce.number().positive().max(1000).default(5),
+    /** Store currency per 1 CNY, and the pricing rule: price = CNY × rate × markup + add, then the ending (".99", ".95", ".00" or "none"). */
+    TAOBAO_CNY_RATE: z.coerce.number().positive().max(1000).default(0.14),
+    TAOBAO_PRICE_MARKUP: z.coerce.number().min(0.1).max(100).default(2.5),
+    TAOBAO_PRICE_ADD: z.coerce.number().min(0).max(100_000).default(0),
+    TAOBAO_PRICE_ENDING: z.string().trim().regex(/^(none|0?\.\d{2})$/, 'TAOBAO_PRICE_ENDING must be "none" or cents such as ".99"').default(".99"),
+    /** Imported products: `active` (published at once) or `draft` (companion pending review). */
+    TAOBAO_IMPORT_STATUS: z.enum(["active", "draft"]).default("active"),
+    /** Runs of an import job before a transient failure (source down, image timeouts) is final. */
+    TAOBAO_IMPORT_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
     DATA_SERVICE_API_KEY: optionalString,
   })
   .superRefine((c, ctx) => {
@@ -84,13 +102,29 @@ export const ConfigSchema = z
       ctx.addIssue({ code: "custom", path: ["PINECONE_INDEX_HOST"], message: "PINECONE_INDEX_HOST must be the index host, e.g. https://products-abc123.svc.aped-4627-b74a.pinecone.io" });
     }
     need(c.EMAIL_ADAPTER === "smtp", ["SMTP_URL"], "when EMAIL_ADAPTER=smtp");
-    need(c.LLM_ADAPTER === "openai", ["OPENAI_API_KEY"], "when LLM_ADAPTER=openai");
+    need((c.LANGUAGE_MODEL ?? c.LLM_ADAPTER) === "openai", ["OPENAI_API_KEY"], "when LANGUAGE_MODEL=openai");
+    if (c.OPENAI_BASE_URL && !/^https?:\/\/[^\s/]+/i.test(c.OPENAI_BASE_URL)) {
+      ctx.addIssue({ code: "custom", path: ["OPENAI_BASE_URL"], message: "OPENAI_BASE_URL must be an http(s) URL, e.g. https://api.openai.com/v1" });
+    }
     need(c.TAOBAO_ADAPTER === "http", ["TAOBAO_API_URL", "TAOBAO_API_KEY"], "when TAOBAO_ADAPTER=http");
+    if (c.TAOBAO_API_URL && !/^https?:\/\/[^\s/]+/i.test(c.TAOBAO_API_URL)) {
+      ctx.addIssue({ code: "custom", path: ["TAOBAO_API_URL"], message: "TAOBAO_API_URL must be an http(s) URL, e.g. https://api.example.com/taobao" });
+    }
     if (c.APP_SECRET && c.APP_SECRET.length < 32) {
       ctx.addIssue({ code: "custom", path: ["APP_SECRET"], message: "APP_SECRET must be at least 32 characters" });
     }
   })
-  .transform(({ VECTOR_ADAPTER, ...c }) => ({ ...c, VECTOR_INDEX: c.VECTOR_INDEX ?? VECTOR_ADAPTER ?? "auto", DATA_DIR: path.resolve(c.DATA_DIR) }));
+  .transform(({ VECTOR_ADAPTER, ...c }) => {
+    const languageModel = c.LANGUAGE_MODEL ?? c.LLM_ADAPTER ?? "local";
+    return {
+      ...c,
+      VECTOR_INDEX: c.VECTOR_INDEX ?? VECTOR_ADAPTER ?? "auto",
+      LANGUAGE_MODEL: languageModel,
+      /** Same as LANGUAGE_MODEL (kept for code that reads the former name). */
+      LLM_ADAPTER: languageModel,
+      DATA_DIR: path.resolve(c.DATA_DIR),
+    };
+  });
 
 export type AppConfig = z.output<typeof ConfigSchema>;
 

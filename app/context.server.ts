@@ -16,12 +16,19 @@ import type { VectorIndex } from "~/providers/vector-index/port";
 import { createImageEmbedding } from "~/providers/image-embedding/index.server";
 import type { ImageEmbeddingPort } from "~/providers/image-embedding/port";
 import { withProductIndexing } from "~/services/product-index.server";
+import { createLanguageModel } from "~/providers/language-model/index.server";
+import type { LanguageModelPort } from "~/providers/language-model/port";
+import { withNotificationTriggers } from "~/services/notification-requests.server";
+import { createTaobaoSource } from "~/providers/taobao/index.server";
+import type { TaobaoSourcePort } from "~/providers/taobao/port";
 
 export interface AppContext {
   config: AppConfig;
   db: Db;
   log: Logger;
   authRateLimiter: RateLimiter;
+  /** Image work on request (search by photo, face detection): per user, or per address for anonymous callers. */
+  imageRateLimiter: RateLimiter;
   storage: StoragePort;
   queue: JobQueue;
   email: EmailPort;
@@ -30,22 +37,30 @@ export interface AppContext {
   vectors: VectorIndex;
   /** Image vectors (visual search) and face boxes; models load on first use. */
   imageEmbedding: ImageEmbeddingPort;
+  /** Intents, slots and replies of the shopping assistant, collection copy (LANGUAGE_MODEL). */
+  languageModel: LanguageModelPort;
+  /** Where Taobao imports read items and images (TAOBAO_ADAPTER: the demo catalogue, or the HTTP item API). */
+  taobao: TaobaoSourcePort;
 }
 
-export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number } }): AppContext {
+export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number } }): AppContext {
   const queue = createJobQueue(deps.db);
   return {
     config: deps.config,
     db: deps.db,
     log: deps.log,
     authRateLimiter: createRateLimiter(deps.authRateLimit ?? { points: 30, durationSeconds: 60 }),
+    imageRateLimiter: createRateLimiter(deps.imageRateLimit ?? { points: 30, durationSeconds: 60 }),
     storage: createStorage(deps.config),
     queue,
     email: createEmail(deps.config),
     // Product writes through the port enqueue `products.index` (vectors for search by photo).
-    commerce: withProductIndexing(createCommerce(deps.config, deps.db, deps.log), { queue, log: deps.log }),
+    // Inventory going up through the port (setInventory, a restocking cancelOrder) enqueues the back-in-stock check.
+    commerce: withNotificationTriggers(withProductIndexing(createCommerce(deps.config, deps.db, deps.log), { queue, log: deps.log }), { db: deps.db, queue, log: deps.log }),
     vectors: createVectorIndex(deps.config, deps.db, deps.log),
     imageEmbedding: createImageEmbedding(),
+    languageModel: createLanguageModel(deps.config, deps.db, deps.log),
+    taobao: createTaobaoSource(deps.config, deps.log),
   };
 }
 

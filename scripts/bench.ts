@@ -26,6 +26,7 @@ import { mixedQueries, resultIds, runRelevance, runSearchLatency } from "./bench
 import { buildLabelledQueries } from "./bench/relevance";
 import { benchEnv, prepareVectors, setUpDiscovery } from "./bench/setup";
 import { runThroughput } from "./bench/throughput";
+import { runImportBenchmark } from "./bench/import";
 
 const log = (line: string) => console.log(line);
 let sectionFailures = 0;
@@ -193,6 +194,10 @@ let failed = false;
 try {
   if (args.sections.has("startup") || args.sections.has("api")) await embedded(args);
   if (discoverySelected) await discovery(args);
+  if (args.sections.has("import")) {
+    console.log(`\n=== Taobao import: ${args.importItems} items end to end on the local source, ${args.importWorkers.join(" / ")} worker(s) ===`);
+    await section("import", () => runImportBenchmark({ items: args.importItems, workers: args.importWorkers, log }));
+  }
 } catch (e) {
   failed = true;
   console.error(`\nbenchmark failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

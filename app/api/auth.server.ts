@@ -2,13 +2,13 @@
  * Who is calling, and may they? One authorisation layer for every API route: the router checks
  * the endpoint's declared access before it parses input or runs the handler.
  */
-import crypto from "node:crypto";
 import type { User } from "@prisma/client";
 import type { Access } from "~/contract/endpoint";
 import { Messages } from "~/contract/messages";
 import type { Permission } from "~/contract/permissions";
 import type { AppContext } from "~/context.server";
 import { resolveToken } from "~/services/tokens.server";
+import { ApiKeyMessages, constantTimeEqual, verifyApiKey } from "~/services/api-keys.server";
 import { ApiError, forbidden, unauthenticated } from "./errors.server";
 
 export const SESSION_COOKIE = "fd_session";
@@ -18,6 +18,15 @@ export interface AuthState {
   /** The raw token the caller presented, when any (for logout). */
   token: string | null;
   via: "bearer" | "cookie" | "apiKey" | null;
+  /** The data-service key the caller presented, once verified (endpoints with `access.apiKey`). */
+  apiKey?: ApiKeyCaller;
+}
+
+/** Who called with an `x-api-key`: a key admins created (`database`) or DATA_SERVICE_API_KEY (`config`). */
+export interface ApiKeyCaller {
+  id: string | null;
+  name: string;
+  source: "database" | "config";
 }
 
 export const anonymous: AuthState = { user: null, token: null, via: null };
@@ -53,10 +62,19 @@ export function hasPermission(user: Pick<User, "role" | "permissions">, permissi
   return user.role === "ADMIN" && user.permissions.includes(permission);
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
+/**
+ * Verifies the `x-api-key` header: a key created by an admin (app/services/api-keys.server.ts),
+ * or the operator's DATA_SERVICE_API_KEY when one is configured. Throws 401 with a message saying
+ * what is wrong (missing, unknown or revoked key).
+ */
+export async function authenticateApiKey(ctx: Pick<AppContext, "db" | "config">, request: Request): Promise<ApiKeyCaller> {
+  const presented = request.headers.get("x-api-key")?.trim() ?? "";
+  if (!presented) throw new ApiError(401, ApiKeyMessages.MISSING);
+  const configured = ctx.config.DATA_SERVICE_API_KEY;
+  if (configured && constantTimeEqual(presented, configured)) return { id: null, name: "DATA_SERVICE_API_KEY", source: "config" };
+  const result = await verifyApiKey(ctx.db, presented);
+  if (!result.ok) throw new ApiError(401, result.message);
+  return { id: result.key.id, name: result.key.name, source: "database" };
 }
 
 /** Throws 401 or 403 when the caller may not use an endpoint with this access rule. */
@@ -64,12 +82,10 @@ export function authorize(access: Access, auth: AuthState, ctx: AppContext, requ
   switch (access.kind) {
     case "public":
       return;
-    case "apiKey": {
-      const key = request.headers.get("x-api-key");
-      const expected = ctx.config.DATA_SERVICE_API_KEY;
-      if (!key || !expected || !safeEqual(key, expected)) throw new ApiError(401, "A valid x-api-key header is required");
+    case "apiKey":
+      // Verified before (authenticateApiKey: the router does it for these endpoints); closed otherwise.
+      if (!auth.apiKey) throw new ApiError(401, ApiKeyMessages.MISSING);
       return;
-    }
     case "user":
       if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);
       return;

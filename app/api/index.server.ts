@@ -3,6 +3,8 @@
  * handler a compile error.
  */
 import { createApiHandler, type AllHandlers } from "./router.server";
+import { accountOrdersHandlers } from "./handlers/account-orders.server";
+import { notificationsHandlers } from "./handlers/notifications.server";
 import { systemHandlers } from "./handlers/system.server";
 import { usersHandlers } from "./handlers/users.server";
 import { productsHandlers } from "./handlers/products.server";
@@ -16,8 +18,18 @@ import { catalogSyncHandlers } from "./handlers/catalog-sync.server";
 import { recommendationsHandlers } from "./handlers/recommendations.server";
 import { searchHandlers } from "./handlers/search.server";
 import { visionHandlers } from "./handlers/vision.server";
+import { reviewsHandlers } from "./handlers/reviews.server";
+import { apiKeysHandlers } from "./handlers/api-keys.server";
+import { savedHandlers } from "./handlers/saved.server";
+import { userCollectionsHandlers } from "./handlers/user-collections.server";
+import { assistantHandlers } from "./handlers/assistant.server";
+import { proposedVariantImagesHandlers } from "./handlers/proposed-variant-images.server";
+import { taobaoImportHandlers } from "./handlers/taobao-import.server";
 
 export const handlers: AllHandlers = {
+  ...taobaoImportHandlers,
+  ...accountOrdersHandlers,
+  ...notificationsHandlers,
   ...storesHandlers,
   ...collectionsHandlers,
   ...stylesHandlers,
@@ -31,6 +43,12 @@ export const handlers: AllHandlers = {
   ...recommendationsHandlers,
   ...searchHandlers,
   ...visionHandlers,
+  ...reviewsHandlers,
+  ...apiKeysHandlers,
+  ...savedHandlers,
+  ...userCollectionsHandlers,
+  ...assistantHandlers,
+  ...proposedVariantImagesHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

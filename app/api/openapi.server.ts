@@ -69,6 +69,9 @@ export function buildOpenApiDocument(serverUrl = "/api") {
               ? { "text/html": { schema: { type: "string" } } }
               : { "application/json": { schema: toSchema(def.response, "output") } },
         },
+        ...(def.rateLimit
+          ? { "429": { description: "Too many requests: wait for the Retry-After header's seconds", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } }
+          : {}),
         default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
       },
     };

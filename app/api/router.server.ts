@@ -12,7 +12,7 @@ import { ErrorCodes, Messages } from "~/contract/messages";
 import type { AppContext } from "~/context.server";
 import type { Logger } from "~/lib/logger.server";
 import { ApiError } from "./errors.server";
-import { authenticateRequest, authorize, type AuthState } from "./auth.server";
+import { authenticateApiKey, authenticateRequest, authorize, type AuthState } from "./auth.server";
 
 export interface HandlerArgs<E> {
   input: EndpointParsed<E>;
@@ -158,12 +158,18 @@ export function createApiHandler(handlers: AllHandlers) {
       const def = route.def;
       const match = route.regex.exec(apiPath)!;
 
-      const auth = meta.auth ?? (await authenticateRequest(ctx, request));
+      let auth = meta.auth ?? (await authenticateRequest(ctx, request));
+      // Data-service endpoints: the x-api-key is checked against the keys admins created (401 if not valid).
+      if (def.access.kind === "apiKey") auth = { ...auth, apiKey: await authenticateApiKey(ctx, request) };
       userId = auth.user?.id;
       authorize(def.access, auth, ctx, request);
 
-      if (def.rateLimit === "auth") {
-        const r = await ctx.authRateLimiter.consume(`${route.name}:${clientIp}`);
+      if (def.rateLimit) {
+        // Image work shares one budget per caller across its endpoints; sign-in is per endpoint and address.
+        const r =
+          def.rateLimit === "auth"
+            ? await ctx.authRateLimiter.consume(`${route.name}:${clientIp}`)
+            : await ctx.imageRateLimiter.consume(`image:${auth.user?.id ?? clientIp}`);
         if (!r.allowed) {
           status = 429;
           return errorResponse(429, ErrorCodes[429], Messages.TOO_MANY_REQUESTS, requestId, undefined, { "retry-after": String(r.retryAfterSeconds) });

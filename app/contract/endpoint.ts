@@ -55,8 +55,11 @@ export interface EndpointDef<
   response: R;
   /** HTTP status of a success; 200 unless stated. */
   status?: number;
-  /** Authentication endpoints are rate limited per client address. */
-  rateLimit?: "auth";
+  /**
+   * "auth": authentication endpoints, limited per endpoint and client address; "image": image work
+   * done on request (search by photo, face detection), one budget per user (or address).
+   */
+  rateLimit?: "auth" | "image";
   /** Responses that are not JSON (docs page). */
   responseType?: "json" | "html";
   /** A multipart/form-data upload: its fields, for the OpenAPI document (the body schema validates the FormData). */
@@ -97,14 +100,8 @@ export type EndpointResult<E> = E extends EndpointDef<AnySchema | undefined, Any
   ? z.input<R>
   : never;
 
-/** Fills `{name}` parameters of a path. */
-export function buildPath(template: string, params: Record<string, unknown> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const v = params[name];
-    if (v === undefined || v === null || v === "") throw new Error(`Missing path parameter "${name}" for ${template}`);
-    return encodeURIComponent(String(v));
-  });
-}
+/** Fills `{name}` parameters of a path (zod-free, in ./path for the theme blocks' client). */
+export { buildPath } from "./path";
 
 export const ErrorBody = z.object({
   error: z.object({

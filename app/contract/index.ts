@@ -17,8 +17,18 @@ import { catalogSyncEndpoints } from "./catalog-sync";
 import { recommendationsEndpoints } from "./recommendations";
 import { searchEndpoints } from "./search";
 import { visionEndpoints } from "./vision";
+import { reviewsEndpoints } from "./reviews";
+import { apiKeysEndpoints } from "./api-keys";
+import { savedEndpoints } from "./saved";
+import { userCollectionsEndpoints } from "./user-collections";
+import { accountOrdersEndpoints } from "./account-orders";
+import { notificationsEndpoints } from "./notifications";
+import { assistantEndpoints } from "./assistant";
+import { proposedVariantImagesEndpoints } from "./proposed-variant-images";
+import { taobaoImportEndpoints } from "./taobao-import";
 
 const areas = {
+  taobaoImport: taobaoImportEndpoints,
   stores: storesEndpoints,
   collections: collectionsEndpoints,
   styles: stylesEndpoints,
@@ -32,6 +42,14 @@ const areas = {
   recommendations: recommendationsEndpoints,
   search: searchEndpoints,
   vision: visionEndpoints,
+  reviews: reviewsEndpoints,
+  apiKeys: apiKeysEndpoints,
+  saved: savedEndpoints,
+  userCollections: userCollectionsEndpoints,
+  accountOrders: accountOrdersEndpoints,
+  notifications: notificationsEndpoints,
+  assistant: assistantEndpoints,
+  proposedVariantImages: proposedVariantImagesEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -75,3 +93,12 @@ export * from "./catalog-sync";
 export * from "./recommendations";
 export * from "./search";
 export * from "./vision";
+export * from "./reviews";
+export * from "./api-keys";
+export * from "./saved";
+export * from "./user-collections";
+export * from "./account-orders";
+export * from "./notifications";
+export * from "./assistant";
+export * from "./proposed-variant-images";
+export * from "./taobao-import";

@@ -15,10 +15,14 @@ export const Permissions = {
   "ai.train": "Train AI models and edit product images",
   "recommendations.manage": "Manage recommendations",
   "admins.manage": "Manage admin users and permissions",
+  "apikeys.manage": "Create and revoke API keys of the data service",
 } as const;
 
 export type Permission = keyof typeof Permissions;
 export const PermissionNames = Object.keys(Permissions) as [Permission, ...Permission[]];
 
-/** What a newly created admin may do unless told otherwise: everything but managing admins. */
-export const DEFAULT_ADMIN_PERMISSIONS: Permission[] = PermissionNames.filter((p) => p !== "admins.manage");
+/**
+ * What a newly created admin may do unless told otherwise: everything but managing admins and
+ * API keys (a data-service key reads and writes every shopper's saved items: granted explicitly).
+ */
+export const DEFAULT_ADMIN_PERMISSIONS: Permission[] = PermissionNames.filter((p) => p !== "admins.manage" && p !== "apikeys.manage");

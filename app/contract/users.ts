@@ -136,12 +136,27 @@ export const usersEndpoints = {
   mergeGuestIntoMe: endpoint({
     method: "POST",
     path: "/users/merge-guest-into-me",
-    summary: "Move a guest's saved products, follows, try-ons and collections into the current account",
+    summary: "Move a guest's saved products, follows, try-ons, collections, notification requests, orders and cart into the current account",
     tags: ["Identity"],
     access: access.registered,
     body: z.object({ guestToken: z.string().min(1) }),
     response: z.object({
-      merged: z.object({ savedProducts: z.number(), favoriteStores: z.number(), tryOns: z.number(), savedTryOns: z.number(), collections: z.number(), clones: z.number() }),
+      merged: z.object({
+        savedProducts: z.number(),
+        favoriteStores: z.number(),
+        tryOns: z.number(),
+        savedTryOns: z.number(),
+        collections: z.number(),
+        clones: z.number(),
+        /** Notification requests moved (the account's duplicates are dropped). */
+        notificationRequests: z.number(),
+        /** Orders of a lead (linked by its email) moved with their returns. */
+        orders: z.number(),
+        /** The guest's cart id became the account's. */
+        cartMoved: z.boolean(),
+        /** Assistant conversations moved, with their messages. */
+        conversations: z.number(),
+      }),
     }),
   }),
   listAdmins: endpoint({

@@ -101,6 +101,7 @@ export const visionEndpoints = {
       "Search products by photo (multipart: image — JPEG, PNG or WebP up to 10 MB and 40 megapixels —, target_gender, limit 1–60, default 20). Answers visible products whose featured image looks closest, with cosine scores. For a signed-in non-guest caller, the photo and the result are kept as a vision search entry.",
     tags: ["Vision"],
     access: access.public,
+    rateLimit: "image",
     body: VisionUploadBody,
     multipart: {
       image: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels (a `file` field is accepted too)" },
@@ -116,6 +117,7 @@ export const visionEndpoints = {
       "Search products by the photo at a URL: one of our /uploads/ URLs (read from storage) or a public http(s) URL (fetched within 10 s and 10 MB; private and loopback addresses are refused). Same answer as product-search.",
     tags: ["Vision"],
     access: access.public,
+    rateLimit: "image",
     body: z.object({ url: ImageUrl, target_gender: TargetGender.optional(), limit: Limit }),
     response: VisionSearchResultSchema,
   }),
@@ -126,6 +128,7 @@ export const visionEndpoints = {
       "Face boxes in a photo (multipart `image`, or JSON {url} as for product-search-url), in pixels of the photo as shown (EXIF orientation applied). Logos: the local image provider cannot detect them — `logos` is empty and `logoDetection` says why.",
     tags: ["Vision"],
     access: access.public,
+    rateLimit: "image",
     body: z.union([VisionUploadBody, z.object({ url: ImageUrl })]),
     multipart: { image: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels" } },
     response: z.object({

@@ -12,9 +12,13 @@ import { REBUILD_QUEUE as RECOMMENDATIONS_REBUILD_QUEUE, runRecommendationsRebui
 import { SEARCH_NOTIFICATIONS_QUEUE, runSearchNotificationCheck } from "~/services/search/notifications.server";
 import { onProductsPublished } from "~/services/search/hooks.server";
 import { PRODUCT_INDEX_QUEUE, runProductIndexJob } from "~/services/product-index.server";
+import { REVIEWS_REQUEST_QUEUE, runReviewRequest } from "~/services/review-requests.server";
+import { BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE, enqueueBackInStockCheck, enqueueDropNotifications, runBackInStockCheck, runDropNotifications } from "~/services/notification-requests.server";
 import type { JobHandler } from "./worker.server";
+import { TAOBAO_IMPORT_QUEUE, runImportJob } from "~/services/taobao-import/jobs.server";
 
 export const jobHandlers: Record<string, JobHandler> = {
+  [TAOBAO_IMPORT_QUEUE]: async (payload, ctx, { progress }) => runImportJob(ctx, payload, progress),
   /** Keeps the worker observable end to end: /api/health and tests enqueue it. */
   "system.ping": async (payload) => ({ pong: payload ?? null, at: new Date().toISOString() }),
   "email.send": async (payload, ctx) => deliverQueuedEmail(ctx, z.object({ emailId: z.string() }).parse(payload).emailId),
@@ -23,15 +27,25 @@ export const jobHandlers: Record<string, JobHandler> = {
     const r = await publishDueDrops(ctx.db);
     // Products of the drop are now visible: saved searches may match them.
     await onProductsPublished(ctx, "drops.publish-due");
+    // Shoppers who asked to be told when a drop goes live.
+    await enqueueDropNotifications(ctx, "drops.publish-due");
     return r;
   },
-  [INVENTORY_QUEUE]: async (payload, ctx, { progress }) => runInventorySync(ctx, z.object({ outOfStockOnly: z.boolean() }).parse(payload), progress),
+  [INVENTORY_QUEUE]: async (payload, ctx, { progress }) => {
+    const r = await runInventorySync(ctx, z.object({ outOfStockOnly: z.boolean() }).parse(payload), progress);
+    await enqueueBackInStockCheck(ctx, null, INVENTORY_QUEUE); // restocked products: back-in-stock emails
+    return r;
+  },
   [CATALOG_SYNC_QUEUE]: async (payload, ctx, { progress }) => {
     const r = await runCatalogSync(ctx, payload, progress);
     await onProductsPublished(ctx, CATALOG_SYNC_QUEUE);
+    await enqueueBackInStockCheck(ctx, null, CATALOG_SYNC_QUEUE); // restocked products: back-in-stock emails
     return r;
   },
   [RECOMMENDATIONS_REBUILD_QUEUE]: async (_payload, ctx, { progress }) => ({ ...(await runRecommendationsRebuild(ctx.db, progress)) }),
   [SEARCH_NOTIFICATIONS_QUEUE]: async (_payload, ctx, { progress }) => ({ ...(await runSearchNotificationCheck(ctx, new Date(), progress)) }),
   [PRODUCT_INDEX_QUEUE]: async (payload, ctx, { progress }) => runProductIndexJob(ctx, payload, progress),
+  [BACK_IN_STOCK_QUEUE]: async (_payload, ctx) => ({ ...(await runBackInStockCheck(ctx)) }),
+  [DROP_NOTIFICATIONS_QUEUE]: async (_payload, ctx) => ({ ...(await runDropNotifications(ctx)) }),
+  [REVIEWS_REQUEST_QUEUE]: async (payload, ctx) => ({ ...(await runReviewRequest(ctx, z.object({ orderId: z.string(), force: z.boolean().optional() }).parse(payload))) }),
 };

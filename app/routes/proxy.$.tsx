@@ -1,26 +1,45 @@
 /**
  * The App Proxy: the store's `/apps/fashion/*` arrives here as `/proxy/*`, signed by Shopify.
- * The signature is verified (401 otherwise), the logged-in customer becomes the caller, and the
- * request is answered by the same API router as /api (`/proxy/api/products` → `/api/products`).
+ * The signature is verified (401 otherwise), then:
+ * - `/proxy/api/*` is answered by the same API router as /api (`/proxy/api/products` →
+ *   `/api/products`). The caller is the logged-in Shopify customer when Shopify names one
+ *   (`logged_in_customer_id`, mapped to one app user), else whoever the bearer token names (a
+ *   guest the theme blocks created through `POST /users/guest`; Shopify drops cookies, so blocks
+ *   send their token in `Authorization`), else anonymous.
+ * - `/proxy/storefront/products/…` redirects to that page of the React storefront (the try-on
+ *   button links there) and `/proxy/uploads/…` to the app's uploaded file (review photos), see
+ *   app/services/proxy-storefront.server.ts.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "~/shopify.server";
 import { getAppContext } from "~/context.server";
 import { handleApiRequest } from "~/api/index.server";
-import { anonymous } from "~/api/auth.server";
+import { authenticateRequest } from "~/api/auth.server";
 import { errorResponse } from "~/api/router.server";
 import { userForShopifyCustomer } from "~/services/proxy-customers.server";
+import { storefrontOrigin, storefrontTarget, uploadTarget } from "~/services/proxy-storefront.server";
 
 async function handle(request: Request, context: unknown) {
   await authenticate.public.appProxy(request);
   const ctx = getAppContext();
   const url = new URL(request.url);
-  const apiPath = url.pathname.replace(/^\/proxy/, "");
-  if (!apiPath.startsWith("/api/")) return errorResponse(404, "not_found", `No proxy endpoint at ${apiPath}`, crypto.randomUUID());
+  const proxiedPath = url.pathname.replace(/^\/proxy/, "");
+  if (request.method === "GET" || request.method === "HEAD") {
+    const origin = storefrontOrigin(ctx.config, url);
+    if (proxiedPath.startsWith("/storefront/")) {
+      const target = storefrontTarget(proxiedPath.slice("/storefront".length), url.searchParams, origin);
+      if (target) return new Response(null, { status: 302, headers: { location: target, "cache-control": "no-store" } });
+    }
+    const upload = proxiedPath.startsWith("/uploads/") ? uploadTarget(proxiedPath, origin) : null;
+    if (upload) return new Response(null, { status: 302, headers: { location: upload, "cache-control": "public, max-age=3600" } });
+  }
+  if (!proxiedPath.startsWith("/api/")) return errorResponse(404, "not_found", `No proxy endpoint at ${proxiedPath}`, crypto.randomUUID());
   const customerId = url.searchParams.get("logged_in_customer_id");
-  const auth = customerId ? { user: await userForShopifyCustomer(ctx.db, customerId), token: null, via: null } : anonymous;
+  const auth = customerId
+    ? { user: await userForShopifyCustomer(ctx.db, customerId), token: null, via: null }
+    : await authenticateRequest(ctx, request);
   return handleApiRequest(request, ctx, {
-    apiPath: apiPath.slice(4),
+    apiPath: proxiedPath.slice(4),
     auth,
     clientIp: (context as { clientIp?: string } | undefined)?.clientIp,
   });

@@ -1,17 +1,20 @@
 /**
- * LOCAL MODE ONLY: the theme block's built assets for /theme-preview, read from
- * extensions/theme-blocks/assets/. Only the two block files are served; anything else is 404.
+ * LOCAL MODE ONLY: the theme blocks' built assets for /theme-preview, read from
+ * extensions/theme-blocks/assets/. Only the block scripts (src/manifest.ts) and the stylesheet
+ * are served; anything else is 404.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 
+import { BLOCK_SCRIPTS, BLOCK_STYLESHEET } from "../../extensions/theme-blocks/src/manifest";
+
 const THEME_ASSETS_DIR = path.resolve(process.cwd(), "extensions/theme-blocks/assets");
 
 const FILES: Record<string, string> = {
-  "fashion-blocks.js": "text/javascript; charset=utf-8",
-  "fashion-blocks.css": "text/css; charset=utf-8",
+  ...Object.fromEntries(BLOCK_SCRIPTS.map((s) => [s.file, "text/javascript; charset=utf-8"])),
+  [BLOCK_STYLESHEET]: "text/css; charset=utf-8",
 };
 
 const notFound = (message: string) => new Response(message, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });

@@ -5,6 +5,7 @@ import { getAppContext } from "~/context.server";
 import { firstDelivery } from "~/services/shopify-webhooks.server";
 import { releaseWebhookDelivery } from "~/services/catalog-sync.server";
 import { upsertOrderFromWebhook, type WebhookOrder } from "~/services/order-read-model.server";
+import { enqueueReviewRequestIfDelivered } from "~/services/review-requests.server";
 
 const TOPICS = new Set(["ORDERS_CREATE", "ORDERS_UPDATED"]);
 
@@ -19,6 +20,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   try {
     const r = await upsertOrderFromWebhook(ctx.db, order);
     ctx.log.info({ topic, shop, webhookId, orderId: r.id, created: r.created }, "order webhook handled");
+    // Every item delivered: ask the buyer for reviews (once per order). A failure here must not fail the webhook.
+    await enqueueReviewRequestIfDelivered(ctx, r.id).catch((e) => ctx.log.error({ err: e, orderId: r.id }, "review request could not be queued"));
   } catch (e) {
     await releaseWebhookDelivery(ctx.db, webhookId);
     ctx.log.error({ err: e, topic, shop, webhookId }, "order webhook failed");

@@ -14,6 +14,7 @@ import type { CatalogSyncResult } from "~/contract/catalog-sync";
 import { notFound } from "~/api/errors.server";
 import { deleteProductFromReadModel, upsertProductSnapshot } from "./product-read-model.server";
 import { enqueueProductIndex } from "./product-index.server";
+import { enqueueBackInStockCheck } from "./notification-requests.server";
 
 export const CATALOG_SYNC_QUEUE = "catalog.sync";
 
@@ -136,6 +137,7 @@ export async function applyProductWebhook(ctx: SyncDeps, topic: string, payload:
     return "deleted";
   }
   if ((await upsertProductSnapshot(ctx.db, snapshot)) !== "unchanged") await reindex();
+  if (ctx.queue) await enqueueBackInStockCheck({ db: ctx.db, queue: ctx.queue, log: ctx.log }, [id], "products webhook");
   return "upserted";
 }
 
@@ -148,6 +150,7 @@ export async function applyInventoryWebhook(ctx: SyncDeps, payload: Record<strin
   const snapshot = await ctx.commerce.getProduct(productId);
   if (!snapshot) return "ignored";
   await upsertProductSnapshot(ctx.db, snapshot);
+  if (ctx.queue) await enqueueBackInStockCheck({ db: ctx.db, queue: ctx.queue, log: ctx.log }, [productId], "inventory webhook");
   return "upserted";
 }
 

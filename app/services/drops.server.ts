@@ -238,7 +238,14 @@ export function formatDropDate(date: Date): string {
   return `${new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(date)} UTC`;
 }
 
-export function dropNoticeEmail(input: { to: string; firstName?: string | null; drop: { name: string; description: string | null; status: string; date: Date }; titles: string[]; totalProducts: number; appUrl?: string }) {
+export function dropNoticeEmail(input: {
+  to: string;
+  firstName?: string | null;
+  drop: { id?: string; name: string; description: string | null; status: string; date: Date };
+  titles: string[];
+  totalProducts: number;
+  appUrl?: string;
+}) {
   const { drop } = input;
   const when = formatDropDate(drop.date);
   const live = drop.status === "published";
@@ -248,6 +255,8 @@ export function dropNoticeEmail(input: { to: string; firstName?: string | null; 
   const more = input.totalProducts - shown.length;
   const lead = live ? `${drop.name} went live on ${when}.` : `${drop.name} drops on ${when}.`;
   const link = input.appUrl ? `${input.appUrl.replace(/\/$/, "")}/` : null;
+  // Before the drop: a link to be reminded when it goes live (a notification request of kind drop).
+  const remind = input.appUrl && drop.id && !live ? `${input.appUrl.replace(/\/$/, "")}/account/notifications?drop=${encodeURIComponent(drop.id)}` : null;
   const text = [
     greeting,
     "",
@@ -256,13 +265,14 @@ export function dropNoticeEmail(input: { to: string; firstName?: string | null; 
     "",
     ...(shown.length ? ["In this drop:", ...shown.map((t) => `- ${t}`), ...(more > 0 ? [`…and ${more} more`] : [])] : []),
     ...(link ? ["", `Shop it: ${link}`] : []),
+    ...(remind ? ["", `Remind me when it is live: ${remind}`] : []),
     "",
   ].join("\n");
   const html = `<!doctype html><html><body style="font-family:sans-serif;color:#303030"><p>${escapeHtml(greeting)}</p><p><strong>${escapeHtml(lead)}</strong></p>${
     drop.description ? `<p>${escapeHtml(drop.description)}</p>` : ""
   }${shown.length ? `<p>In this drop:</p><ul>${shown.map((t) => `<li>${escapeHtml(t)}</li>`).join("")}${more > 0 ? `<li>…and ${more} more</li>` : ""}</ul>` : ""}${
     link ? `<p><a href="${escapeHtml(link)}">Shop the drop</a></p>` : ""
-  }</body></html>`;
+  }${remind ? `<p><a href="${escapeHtml(remind)}">Remind me when it is live</a></p>` : ""}</body></html>`;
   return { to: input.to, subject, html, text, kind: "drop_notice" };
 }
 
@@ -306,7 +316,7 @@ export async function notifyDrop(ctx: DropsCtx, id: string, body: { emails?: str
       dropNoticeEmail({
         to: r.email,
         firstName: r.first_name,
-        drop: { name: drop.name, description: drop.description, status: drop.status, date: drop.scheduled_publish_date },
+        drop: { id: drop.id, name: drop.name, description: drop.description, status: drop.status, date: drop.scheduled_publish_date },
         titles,
         totalProducts: titles.length,
         appUrl: ctx.config.APP_URL,

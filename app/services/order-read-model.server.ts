@@ -41,7 +41,7 @@ export interface WebhookOrder {
   customer?: { id?: number | string | null; email?: string | null } | null;
   shipping_address?: Record<string, unknown> | null;
   line_items?: WebhookOrderLine[];
-  fulfillments?: { tracking_number?: string | null; tracking_url?: string | null; tracking_company?: string | null; line_items?: { id: number | string }[] }[];
+  fulfillments?: { tracking_number?: string | null; tracking_url?: string | null; tracking_company?: string | null; shipment_status?: string | null; line_items?: { id: number | string }[] }[];
 }
 
 const gid = (type: string, id: number | string | null | undefined, given?: string) => (given ? given : id === null || id === undefined || id === "" ? null : String(id).startsWith("gid://") ? String(id) : `gid://shopify/${type}/${id}`);
@@ -49,6 +49,10 @@ const money = (v: string | number | null | undefined) => (v === null || v === un
 const FULFILMENT: Record<string, string> = { fulfilled: "FULFILLED", partial: "PARTIALLY_FULFILLED", restocked: "RESTOCKED", unfulfilled: "UNFULFILLED" };
 /** Statuses our own app moves an item to after Shopify's fulfilment: a webhook never moves them back. */
 const LATER: OrderItemStatus[] = ["shipped", "delivered", "returned"];
+/** Progress of an item: a webhook moves an item forward (e.g. shipped → delivered), never back. */
+const RANK: Record<OrderItemStatus, number> = { cancelled: -1, unfulfilled: 0, fulfilled: 1, shipped: 2, delivered: 3, returned: 4 };
+/** A fulfilment's shipment_status (carrier events) → the item status it means. */
+const SHIPMENT: Record<string, OrderItemStatus> = { in_transit: "shipped", out_for_delivery: "shipped", attempted_delivery: "shipped", ready_for_pickup: "shipped", delivered: "delivered" };
 
 export async function upsertOrderFromWebhook(db: Db, o: WebhookOrder): Promise<{ id: string; created: boolean }> {
   const id = gid("Order", o.id, o.admin_graphql_api_id)!;
@@ -83,8 +87,12 @@ export async function upsertOrderFromWebhook(db: Db, o: WebhookOrder): Promise<{
     if (existing) await tx.order.update({ where: { id }, data });
     else await tx.order.create({ data: { id, ...data, created_at: o.created_at ? new Date(o.created_at) : new Date() } });
 
-    const tracking = new Map<string, { number: string | null; url: string | null; company: string | null }>();
-    for (const f of o.fulfillments ?? []) for (const li of f.line_items ?? []) tracking.set(String(li.id), { number: f.tracking_number ?? null, url: f.tracking_url ?? null, company: f.tracking_company ?? null });
+    const tracking = new Map<string, { number: string | null; url: string | null; company: string | null; shipment: OrderItemStatus | null }>();
+    for (const f of o.fulfillments ?? []) {
+      for (const li of f.line_items ?? []) {
+        tracking.set(String(li.id), { number: f.tracking_number ?? null, url: f.tracking_url ?? null, company: f.tracking_company ?? null, shipment: SHIPMENT[f.shipment_status ?? ""] ?? null });
+      }
+    }
 
     const lines = o.line_items ?? [];
     const productIds = lines.map((l) => gid("Product", l.product_id)).filter((x): x is string => !!x);
@@ -99,7 +107,8 @@ export async function upsertOrderFromWebhook(db: Db, o: WebhookOrder): Promise<{
       const current = existing?.items.find((i) => i.id === itemId);
       const t = tracking.get(String(l.id));
       let itemStatus: OrderItemStatus = status === "cancelled" ? "cancelled" : l.fulfillment_status === "fulfilled" ? "fulfilled" : "unfulfilled";
-      if (current && LATER.includes(current.status) && status !== "cancelled") itemStatus = current.status;
+      if (status !== "cancelled" && t?.shipment && RANK[t.shipment] > RANK[itemStatus]) itemStatus = t.shipment;
+      if (current && LATER.includes(current.status) && status !== "cancelled" && RANK[current.status] > RANK[itemStatus]) itemStatus = current.status;
       const row = {
         order_id: id,
         product_id: productId,

@@ -62,11 +62,15 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     items.push({ label: "Dashboard", url: "/app" });
     if (hasPermission(user, "admins.manage" satisfies Permission)) items.push({ label: "Admin users", url: "/app/admins" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Products", url: "/app/products" });
+    if (hasPermission(user, "catalog.import" satisfies Permission)) items.push({ label: "Taobao import", url: "/app/import" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Stores", url: "/app/stores" }, { label: "Collections", url: "/app/collections" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Styles", url: "/app/styles" });
     if (hasPermission(user, "drops.manage" satisfies Permission)) items.push({ label: "Drops", url: "/app/drops" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Internal media", url: "/app/media" });
+    if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Proposed images", url: "/app/proposed-images" });
     if (hasPermission(user, "catalog.sync" satisfies Permission)) items.push({ label: "Catalogue sync", url: "/app/sync" });
+    if (hasPermission(user, "reviews.moderate" satisfies Permission)) items.push({ label: "Reviews", url: "/app/reviews" });
+    if (hasPermission(user, "apikeys.manage" satisfies Permission)) items.push({ label: "API keys", url: "/app/api-keys" });
   }
   if (user.role === "VENDOR") items.push({ label: "My vendor", url: "/app/vendor" });
   return items;

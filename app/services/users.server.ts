@@ -134,12 +134,47 @@ export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guest
     );
     const tryOns = (await tx.tryOn.updateMany({ where: from, data: to })).count;
     const collections = (await tx.userCollection.updateMany({ where: from, data: to })).count;
+    // Assistant conversations (with their messages) keep their history in the account.
+    const conversations = (await tx.conversation.updateMany({ where: from, data: to })).count;
     const clones = (await tx.clone.updateMany({ where: from, data: to })).count;
     // What hangs off the moved clones goes with them (deleting the guest would cascade it away).
     await tx.cloneTrainingJob.updateMany({ where: from, data: to });
     await tx.outfit.updateMany({ where: from, data: to });
+    // Notification requests (back in stock, saved searches, drops): moved unless the account
+    // already has the same one; moved requests email the account's address.
+    let notificationRequests = 0;
+    for (const r of await tx.notificationRequest.findMany({ where: from })) {
+      const same = await tx.notificationRequest.findFirst({
+        where: {
+          user_id: caller.id,
+          kind: r.kind,
+          ...(r.kind === "back_in_stock" ? { product_id: r.product_id, variant_id: r.variant_id } : r.kind === "search" ? { search_id: r.search_id } : { drop_id: r.drop_id }),
+        },
+        select: { id: true },
+      });
+      if (same) {
+        await tx.notificationRequest.delete({ where: { id: r.id } });
+        continue;
+      }
+      await tx.notificationRequest.update({ where: { id: r.id }, data: { user_id: caller.id, ...(caller.email ? { email: caller.email } : {}) } });
+      notificationRequests++;
+    }
+    // Orders a lead placed (linked by its email as they arrived), with their returns.
+    const orders = (await tx.order.updateMany({ where: from, data: to })).count;
+    await tx.return.updateMany({ where: from, data: to });
+    await tx.returnRequest.updateMany({ where: from, data: to });
+    // The cart being filled in this browser wins; the account's earlier cart id is kept in its
+    // metadata (previousCartId), so nothing is lost.
+    let cartMoved = false;
+    if (guest.cart_id && guest.cart_id !== caller.cart_id) {
+      await tx.user.update({
+        where: { id: caller.id },
+        data: { cart_id: guest.cart_id, ...(caller.cart_id ? { metadata: mergeMetadata(caller.metadata, { previousCartId: caller.cart_id }) } : {}) },
+      });
+      cartMoved = true;
+    }
     await tx.user.delete({ where: { id: guest.id } });
-    return { savedProducts, favoriteStores, tryOns, savedTryOns, collections, clones };
+    return { savedProducts, favoriteStores, tryOns, savedTryOns, collections, clones, notificationRequests, orders, cartMoved, conversations };
   });
 }
 

@@ -2,7 +2,8 @@
  * Demo data for the shopper's orders, returns and notifications screens: on top of the orders
  * that ./generate.ts gives the demo shopper (shopper@demo.local: delivered, shipped and unfulfilled
  * ones), a few deterministic rows so every state shows something:
- * - an order the shopper cancelled (#2001);
+ * - an order the shopper cancelled (#2001), one sent two days ago (#2002, tracking), and an older
+ *   delivered one (#2003), so the list has more than one page of 10;
  * - return requests on delivered orders (each with the store's return): the oldest refunded and
  *   closed, the newest just requested, the one before it approved and on its way back;
  * - back-in-stock requests: a sold-out product, and a sold-out size of a product in stock.
@@ -25,12 +26,13 @@ export interface AccountOrderExtras {
   returnLineItems: Prisma.ReturnLineItemCreateManyInput[];
   returnRequests: Prisma.ReturnRequestCreateManyInput[];
   notificationRequests: Prisma.NotificationRequestCreateManyInput[];
+  purchaseEvents: Prisma.ProductPurchaseEventCreateManyInput[];
 }
 
 const dateOf = (v: Date | string | null | undefined) => (v ? new Date(v).getTime() : BASE);
 
 export function buildAccountOrderExtras(rows: DemoRows): AccountOrderExtras {
-  const out: AccountOrderExtras = { orders: [], orderItems: [], returns: [], returnLineItems: [], returnRequests: [], notificationRequests: [] };
+  const out: AccountOrderExtras = { orders: [], orderItems: [], returns: [], returnLineItems: [], returnRequests: [], notificationRequests: [], purchaseEvents: [] };
   const shopper = rows.users.find((u) => u.email === `shopper@${DEMO_EMAIL_DOMAIN}`);
   if (!shopper?.id) return out;
   const email = shopper.email!;
@@ -81,6 +83,64 @@ export function buildAccountOrderExtras(rows: DemoRows): AccountOrderExtras {
       created_at: created,
       updated_at: cancelled,
     });
+  }
+
+  // --- A sent order and an older delivered one -----------------------------------------------
+  const inStock = rows.products.filter((p) => p.availableForSale && p.target_gender !== "menswear");
+  const extra = [
+    { n: 2, product: inStock[11], daysAgo: 2, status: "fulfilled" as const, tracking: "1Z4F8E2W0396512873" },
+    { n: 3, product: inStock[23], daysAgo: 150, status: "delivered" as const, tracking: "1Z4F8E2W0391187734" },
+  ];
+  for (const x of extra) {
+    const v = x.product ? rows.variants.find((vv) => vv.product_id === x.product!.id && vv.availableForSale) : undefined;
+    if (!x.product || !v) continue;
+    const created = at(BASE - x.daysAgo * DAY + 14 * HOUR);
+    const updated = at(created.getTime() + (x.status === "delivered" ? 4 * DAY : DAY));
+    const price = Number(v.price);
+    const tax = Math.round(price * 0.0825 * 100) / 100;
+    const id = `gid://shopify/Order/540900${x.n}`;
+    const lineId = `gid://shopify/LineItem/540900${x.n}0`;
+    out.orders.push({
+      id,
+      name: `#200${x.n}`,
+      order_number: 2000 + x.n,
+      user_id: shopper.id,
+      email,
+      status: x.status === "delivered" ? "closed" : "open",
+      financial_status: "PAID",
+      fulfillment_status: "FULFILLED",
+      subtotal_price: price.toFixed(2),
+      total_shipping: "8.00",
+      total_tax: tax.toFixed(2),
+      total_price: (price + 8 + tax).toFixed(2),
+      currencyCode: "USD",
+      closed_at: x.status === "delivered" ? updated : null,
+      shipping_address: { first_name: "Sophie", last_name: "Martin", address1: "18 Valencia Street", city: "San Francisco", province: "CA", zip: "94103", country: "United States", country_code: "US" },
+      created_at: created,
+      updated_at: updated,
+    });
+    out.orderItems.push({
+      id: lineId,
+      order_id: id,
+      product_id: x.product.id,
+      variant_id: v.id,
+      vendor_id: x.product.vendor_id ?? null,
+      title: x.product.title,
+      variant_title: v.title,
+      sku: v.sku ?? null,
+      quantity: 1,
+      price: price.toFixed(2),
+      currencyCode: "USD",
+      status: x.status,
+      tracking_number: x.tracking,
+      tracking_url: `https://www.ups.com/track?tracknum=${x.tracking}`,
+      provider: "UPS",
+      image_url: v.image_url ?? null,
+      created_at: created,
+      updated_at: updated,
+    });
+    // Every live order item has its purchase event (recommendations; checked by the demo tests).
+    out.purchaseEvents.push({ id: demoUuid("purchase", lineId), user_id: shopper.id, order_id: id, product_id: x.product.id!, variant_id: v.id, quantity: 1, created_at: created });
   }
 
   // --- Returns on delivered orders -----------------------------------------------------------
@@ -184,6 +244,7 @@ export async function seedAccountOrderExtras(db: PrismaClient, rows: DemoRows): 
   const x = buildAccountOrderExtras(rows);
   if (x.orders.length) await db.order.createMany({ data: x.orders });
   if (x.orderItems.length) await db.orderItem.createMany({ data: x.orderItems });
+  if (x.purchaseEvents.length) await db.productPurchaseEvent.createMany({ data: x.purchaseEvents });
   if (x.returns.length) await db.return.createMany({ data: x.returns });
   if (x.returnLineItems.length) await db.returnLineItem.createMany({ data: x.returnLineItems });
   if (x.returnRequests.length) await db.returnRequest.createMany({ data: x.returnRequests });

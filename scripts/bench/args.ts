@@ -1,7 +1,7 @@
 /**
  * Flags of `npm run bench -- [flags]`.
  */
-export const SECTIONS = ["startup", "api", "search", "recs", "photo", "throughput"] as const;
+export const SECTIONS = ["startup", "api", "search", "recs", "photo", "throughput", "import"] as const;
 export type Section = (typeof SECTIONS)[number];
 const GROUPS: Record<string, Section[]> = {
   embedded: ["startup", "api"],
@@ -10,6 +10,7 @@ const GROUPS: Record<string, Section[]> = {
   relevance: ["search"],
   recommendations: ["recs"],
   vision: ["photo"],
+  taobao: ["import"],
 };
 
 export interface BenchArgs {
@@ -21,23 +22,28 @@ export interface BenchArgs {
   verbose: boolean;
   /** HTTP server of the throughput run: server.ts on the build, the API handler alone, or auto. */
   server: "auto" | "build" | "api";
+  /** Taobao items per run of the import benchmark, and the worker counts of its runs. */
+  importItems: number;
+  importWorkers: number[];
 }
 
 export const USAGE = `npm run bench -- [flags]
 
   --only=<sections>    comma-separated: ${SECTIONS.join(", ")}
-                       (groups: embedded = startup,api; discovery = search,recs,photo,throughput)
+                       (groups: embedded = startup,api; discovery = search,recs,photo,throughput; taobao = import)
   --products=<n>       size of the generated catalogue (default 20000; e.g. 2000 for a quick check)
   --queries=<n>        mixed search queries timed in-process (default 200)
   --connections=<n>    concurrent HTTP clients of the throughput run (default 32)
   --duration=<s>       seconds of the throughput run (default 15)
   --server=<mode>      throughput server: auto (default: server.ts when build/ is up to date,
                        else Express with the API handler), build, or api
+  --import-items=<n>   Taobao items per run of the import benchmark (default 100)
+  --import-workers=<l> worker counts of its runs, comma-separated (default 1,2,4)
   --verbose            print the score of every labelled query
   --help               this text`;
 
 export function parseArgs(argv: string[]): BenchArgs | { help: true } | { error: string } {
-  const out: BenchArgs = { sections: new Set(SECTIONS), products: 20_000, queries: 200, connections: 32, duration: 15, verbose: false, server: "auto" };
+  const out: BenchArgs = { sections: new Set(SECTIONS), products: 20_000, queries: 200, connections: 32, duration: 15, verbose: false, server: "auto", importItems: 100, importWorkers: [1, 2, 4] };
   const int = (name: string, v: string, min: number, max: number) => {
     const n = Number(v.replace(/_/g, ""));
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer between ${min} and ${max}`);
@@ -76,6 +82,13 @@ export function parseArgs(argv: string[]): BenchArgs | { help: true } | { error:
         case "--server":
           if (value !== "auto" && value !== "build" && value !== "api") throw new Error("--server must be auto, build or api");
           out.server = value;
+          break;
+        case "--import-items":
+          out.importItems = int("import-items", value, 1, 5000);
+          break;
+        case "--import-workers":
+          out.importWorkers = value.split(",").map((v) => int("import-workers", v.trim(), 1, 32));
+          if (!out.importWorkers.length) throw new Error("--import-workers needs at least one count");
           break;
         case "--verbose":
           out.verbose = true;

@@ -7,12 +7,13 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BLOCK_SCRIPTS } from "../../extensions/theme-blocks/src/manifest";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const stampFile = path.join(root, "build", ".stamp");
 
 const SOURCES = ["app", "storefront", "extensions/theme-blocks/src", "extensions/theme-blocks/vite.config.ts", "vite.config.ts", "package-lock.json", "prisma/schema.prisma"];
-const OUTPUTS = ["build/server/index.js", "build/storefront/index.html", "extensions/theme-blocks/assets/fashion-blocks.js"];
+const OUTPUTS = ["build/server/index.js", "build/storefront/index.html", ...BLOCK_SCRIPTS.map((s) => `extensions/theme-blocks/assets/${s.file}`)];
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;

@@ -8,6 +8,18 @@ import { ProductPage } from "./pages/ProductPage";
 import { StorePage } from "./pages/StorePage";
 import { PhotoSearch } from "./pages/PhotoSearch";
 import { GenderProvider } from "./lib/gender";
+import { Saved } from "./pages/Saved";
+import { Following } from "./pages/Following";
+import { MyCollections } from "./pages/MyCollections";
+import { MyCollection } from "./pages/MyCollection";
+import { Account } from "./pages/Account";
+import { ReviewByToken } from "./pages/ReviewByToken";
+import { ReviewableOrders } from "./pages/ReviewableOrders";
+import { Orders } from "./pages/Orders";
+import { OrderDetail } from "./pages/OrderDetail";
+import { Returns } from "./pages/Returns";
+import { Notifications } from "./pages/Notifications";
+import { Assistant } from "./pages/Assistant";
 
 /**
  * Routes (SPEC §2): `/`, `/mens`, `/womens` home (feed, or search results with `?search=`);
@@ -29,6 +41,18 @@ export function App() {
           <Route path="/products/:productId/:handle?" element={<ProductPage />} />
           <Route path="/photo-search" element={<PhotoSearch />} />
           <Route path="/login" element={<Login />} />
+          <Route path="/saved" element={<Saved />} />
+          <Route path="/following" element={<Following />} />
+          <Route path="/my-collections" element={<MyCollections />} />
+          <Route path="/my-collections/:collectionId" element={<MyCollection />} />
+          <Route path="/account" element={<Account />} />
+          <Route path="/review" element={<ReviewByToken />} />
+          <Route path="/reviewable-orders" element={<ReviewableOrders />} />
+          <Route path="/account/orders" element={<Orders />} />
+          <Route path="/account/orders/:orderId" element={<OrderDetail />} />
+          <Route path="/account/returns" element={<Returns />} />
+          <Route path="/account/notifications" element={<Notifications />} />
+          <Route path="/assistant" element={<Assistant />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

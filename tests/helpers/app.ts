@@ -41,7 +41,9 @@ export interface TestApp {
 
 let userSeq = 0;
 
-export async function createTestApp(opts: { env?: Record<string, string>; authRateLimit?: { points: number; durationSeconds: number } } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { env?: Record<string, string>; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number } } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-test-data-"));
   const config = loadConfig({ DATA_DIR: dataDir, DATA_SERVICE_API_KEY: TEST_API_KEY, NODE_ENV: "test", ...opts.env });
@@ -50,6 +52,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; authRa
     db: database.db,
     log: createLogger(process.env.LOG_LEVEL ?? "silent"),
     authRateLimit: opts.authRateLimit ?? { points: 10_000, durationSeconds: 60 },
+    imageRateLimit: opts.imageRateLimit ?? { points: 10_000, durationSeconds: 60 },
   });
 
   async function api(method: string, apiPath: string, o: CallOptions = {}): Promise<ApiResponse> {

@@ -23,6 +23,7 @@ let proxy: RouteModule;
 let apps: RouteModule;
 let preview: RouteModule;
 let previewAssets: RouteModule;
+let previewProduct: RouteModule;
 
 /** Calls a loader/action; a thrown Response (Remix convention) is returned. */
 async function call(fn: RouteFn, request: Request, params: Record<string, string> = {}): Promise<Response> {
@@ -59,6 +60,7 @@ beforeAll(async () => {
   apps = (await import("../../app/routes/apps.$")) as RouteModule;
   preview = (await import("../../app/routes/theme-preview")) as unknown as RouteModule;
   previewAssets = (await import("../../app/routes/theme-preview.assets.$")) as RouteModule;
+  previewProduct = (await import("../../app/routes/theme-preview.products.$id")) as RouteModule;
 
   await app.database.db.product.create({
     data: {
@@ -222,6 +224,128 @@ describe("theme preview (local mode)", () => {
         else process.env[k] = v;
       }
       resetConfigCache();
+    }
+  });
+});
+
+describe("theme blocks' sessions through the proxy", () => {
+  const viaApps = (method: string, path: string, opts: { token?: string; body?: unknown; cookie?: string } = {}) =>
+    call(
+      method === "GET" ? apps.loader : apps.action!,
+      new Request(`${ORIGIN}/apps/fashion${path}`, {
+        method,
+        headers: {
+          ...(opts.body !== undefined ? { "content-type": "application/json" } : {}),
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...(opts.cookie ? { cookie: opts.cookie } : {}),
+        },
+        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      }),
+    );
+  const guest = async () => (await json(await viaApps("POST", "/api/users/guest", { body: {} }))) as { user: { id: string }; token: string };
+
+  it("a guest created through the proxy is the caller of later requests that carry its bearer token", async () => {
+    const g = await guest();
+    const me = await viaApps("GET", "/api/users/me", { token: g.token });
+    expect(me.status).toBe(200);
+    expect((await json(me)).id).toBe(g.user.id);
+    expect((await viaApps("GET", "/api/users/me", { token: "not-a-token" })).status).toBe(401);
+  });
+
+  it("the logged-in customer named by Shopify wins over a bearer token", async () => {
+    const g = await guest();
+    const res = await call(proxy.loader, signedProxyRequest("/api/users/me", proxyParams({ logged_in_customer_id: "4242" }), { headers: { authorization: `Bearer ${g.token}` } }));
+    const body = await json(res);
+    expect(body).toMatchObject({ auth_provider: "shopify" });
+    expect(body.id).not.toBe(g.user.id);
+  });
+
+  it("saves of a guest are the guest's own; logging in merges them into the customer", async () => {
+    const a = await guest();
+    const b = await guest();
+    const id = "gid://shopify/Product/9001";
+    const toggled = await viaApps("POST", "/api/users/saved-products/toggle", { token: a.token, body: { product_id: "9001", saved: true } });
+    expect(toggled.status).toBe(200);
+    expect(await json(toggled)).toMatchObject({ product_id: id, saved: true });
+    const check = (token: string, cookie?: string) => viaApps("GET", `/api/users/saved-products/check?ids=${encodeURIComponent(id)}`, { token, cookie }).then(json);
+    expect((await check(a.token)).saved).toEqual([id]);
+    expect((await check(b.token)).saved).toEqual([]);
+
+    // The same shopper logs in as customer 5150: the app embed merges the guest into them.
+    const cookie = "fd_preview_customer=5150";
+    expect((await viaApps("GET", `/api/users/saved-products/check?ids=${encodeURIComponent(id)}`, { cookie }).then(json)).saved).toEqual([]);
+    const merged = await viaApps("POST", "/api/users/merge-guest-into-me", { cookie, body: { guestToken: a.token } });
+    expect(merged.status).toBe(200);
+    expect((await json(merged)).merged.savedProducts).toBe(1);
+    expect((await viaApps("GET", `/api/users/saved-products/check?ids=${encodeURIComponent(id)}`, { cookie }).then(json)).saved).toEqual([id]);
+    // Another guest cannot merge someone else into itself (guests are not registered users).
+    expect((await viaApps("POST", "/api/users/merge-guest-into-me", { token: b.token, body: { guestToken: a.token } })).status).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe("proxy redirects to the storefront and to uploaded files", () => {
+  it("sends the try-on link to the storefront's product page, keeping only the shopper's parameters", async () => {
+    const res = await call(apps.loader, new Request(`${ORIGIN}/apps/fashion/storefront/products/9001/silk-slip-dress?tryon=1`));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/products/9001/silk-slip-dress?tryon=1`);
+  });
+
+  it("redirects nothing else", async () => {
+    for (const p of ["/storefront/app", "/storefront/products/abc", "/storefront//evil.example/products/1", "/storefront/products/1/a%2F..%2F..%2Fapp", "/uploads/../package.json", "/other"]) {
+      const res = await call(apps.loader, new Request(`${ORIGIN}/apps/fashion${p}`));
+      expect(res.status, p).toBe(404);
+    }
+    const post = await call(apps.action!, new Request(`${ORIGIN}/apps/fashion/storefront/products/9001`, { method: "POST" }));
+    expect(post.status).toBe(404);
+  });
+
+  it("sends the app's uploaded files (review photos) to the app", async () => {
+    const res = await call(apps.loader, new Request(`${ORIGIN}/apps/fashion/uploads/images/reviews/a1.jpg`));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/uploads/images/reviews/a1.jpg`);
+  });
+});
+
+describe("theme preview: every block", () => {
+  it("the home page has the product feed, the photo search, the app embed and links to product pages", async () => {
+    const html = await (await call(preview.loader, new Request(`${ORIGIN}/theme-preview`))).text();
+    for (const cls of ["fd-product-feed", "fd-photo-search", "fd-app-embed"]) expect(html, cls).toContain(`class="${cls}`);
+    expect(html).toContain('data-template="index"');
+    expect(html).toContain('href="/theme-preview/products/9001"');
+    expect(html).toContain('<script src="/theme-preview/assets/fd-app-embed.js" defer></script>');
+  });
+
+  it("a product page has the product blocks for that product", async () => {
+    const res = await call(previewProduct.loader, new Request(`${ORIGIN}/theme-preview/products/9001`), { id: "9001" });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("<h1>Silk slip dress</h1>");
+    for (const cls of ["fd-rating-summary", "fd-save-button", "fd-try-on", "fd-reviews", "fd-recommendations fd-recommendations--similar", "fd-recommendations fd-recommendations--bought-together", "fd-app-embed"]) {
+      expect(html, cls).toContain(`class="${cls}`);
+    }
+    expect(html.match(/data-product-id="9001"/g)?.length).toBe(7);
+    expect(html).toContain('href="/apps/fashion/storefront/products/9001?tryon=1"');
+    expect(html).toContain('data-template="product"');
+    expect(html).not.toContain('data-customer="true"');
+  });
+
+  it("the customer cookie renders the page as for a logged-in customer", async () => {
+    const res = await call(previewProduct.loader, new Request(`${ORIGIN}/theme-preview/products/9001`, { headers: { cookie: "fd_preview_customer=77" } }), { id: "9001" });
+    const html = await res.text();
+    expect(html.match(/data-customer="true"/g)?.length).toBe(3); // save button, reviews, app embed
+    expect(html).toContain("Logged in as Shopify customer 77");
+  });
+
+  it("an unknown product is 404", async () => {
+    expect((await call(previewProduct.loader, new Request(`${ORIGIN}/theme-preview/products/123456789`), { id: "123456789" })).status).toBe(404);
+  });
+
+  it("serves every block script listed in the manifest (404 with a hint when not built)", async () => {
+    const { BLOCK_SCRIPTS } = await import("../../extensions/theme-blocks/src/manifest");
+    for (const s of BLOCK_SCRIPTS) {
+      const res = await call(previewAssets.loader, new Request(`${ORIGIN}/theme-preview/assets/${s.file}`), { "*": s.file });
+      if (res.status === 200) expect(res.headers.get("content-type"), s.file).toMatch(/text\/javascript/);
+      else expect(await res.text()).toContain("npm run build:blocks");
     }
   });
 });

@@ -345,7 +345,7 @@ describe("merge guest into account", () => {
 
     const res = await call("POST", "/users/merge-guest-into-me", { token: u.token, body: { guestToken: g.token } });
     expect(res.status).toBe(200);
-    expect(res.body.merged).toEqual({ savedProducts: 1, favoriteStores: 1, tryOns: 0, savedTryOns: 0, collections: 0, clones: 0 });
+    expect(res.body.merged).toEqual({ savedProducts: 1, favoriteStores: 1, tryOns: 0, savedTryOns: 0, collections: 0, clones: 0, notificationRequests: 0, orders: 0, cartMoved: false, conversations: 0 });
 
     const saved = await db.savedProduct.findMany({ where: { user_id: u.user.id }, orderBy: { product_id: "asc" } });
     expect(saved.map((s) => s.product_id)).toEqual(products.map((p) => p.id).sort());
@@ -372,7 +372,7 @@ describe("merge guest into account", () => {
 
     const res = await call("POST", "/users/merge-guest-into-me", { token: u.token, body: { guestToken: g.token } });
     expect(res.status).toBe(200);
-    expect(res.body.merged).toEqual({ savedProducts: 0, favoriteStores: 0, tryOns: 1, savedTryOns: 1, collections: 1, clones: 1 });
+    expect(res.body.merged).toEqual({ savedProducts: 0, favoriteStores: 0, tryOns: 1, savedTryOns: 1, collections: 1, clones: 1, notificationRequests: 0, orders: 0, cartMoved: false, conversations: 0 });
     expect((await db.clone.findUniqueOrThrow({ where: { id: clone.id } })).user_id).toBe(u.user.id);
     expect((await db.tryOn.findUniqueOrThrow({ where: { id: tryOn.id } })).user_id).toBe(u.user.id);
     expect(await db.savedTryOn.count({ where: { user_id: u.user.id, tryon_id: tryOn.id } })).toBe(1);

@@ -218,6 +218,26 @@ describe("POST /vision/detect-faces-and-logos", () => {
   });
 });
 
+describe("rate limit of image work", () => {
+  it("shares one budget per caller across the vision endpoints, answering 429 with Retry-After; other callers are not affected", async () => {
+    const limited = await createTestApp({ imageRateLimit: { points: 2, durationSeconds: 60 } });
+    try {
+      const a = await limited.createUser({ email: "a@example.test" });
+      const b = await limited.createUser({ email: "b@example.test" });
+      expect((await limited.api("POST", "/vision/detect-faces-and-logos", { body: form({}), token: a.token })).status).toBe(400);
+      expect((await limited.api("POST", "/vision/product-search", { body: form({}), token: a.token })).status).toBe(400);
+      const third = await limited.api("POST", "/vision/product-search-url", { body: { url: "/uploads/images/none.jpg" }, token: a.token });
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await limited.api("POST", "/vision/detect-faces-and-logos", { body: form({}), token: b.token })).status).toBe(400);
+      // Text search is not image work.
+      expect((await limited.api("POST", "/search", { body: { query: "shirt" }, token: a.token })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe("vision search entries", () => {
   it("creating needs a signed-in non-guest user, with the spec's message", async () => {
     const body = { image_url: "/uploads/images/vision/a.jpg", result: { products: [] } };

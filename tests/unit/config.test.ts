@@ -113,6 +113,20 @@ describe("loadConfig", () => {
     expect(problemsOf({ TAOBAO_ADAPTER: "http", TAOBAO_API_KEY: "k" })).toEqual(["TAOBAO_API_URL: TAOBAO_API_URL is required when TAOBAO_ADAPTER=http"]);
   });
 
+  it("LANGUAGE_MODEL=openai needs OPENAI_API_KEY (the former name LLM_ADAPTER still works)", () => {
+    expect(loadConfig({}).LANGUAGE_MODEL).toBe("local");
+    expect(problemsOf({ LANGUAGE_MODEL: "openai" })).toEqual(["OPENAI_API_KEY: OPENAI_API_KEY is required when LANGUAGE_MODEL=openai"]);
+    expect(problemsOf({ ...PROD, LANGUAGE_MODEL: "openai" })).toEqual(["OPENAI_API_KEY: OPENAI_API_KEY is required when LANGUAGE_MODEL=openai"]);
+    expect(problemsOf({ LLM_ADAPTER: "openai" }).map((p) => p.split(":")[0])).toEqual(["OPENAI_API_KEY"]);
+    const c = loadConfig({ LANGUAGE_MODEL: "openai", OPENAI_API_KEY: "sk-x", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_MODEL: "m" });
+    expect(c).toMatchObject({ LANGUAGE_MODEL: "openai", LLM_ADAPTER: "openai", OPENAI_TIMEOUT_MS: 20_000 });
+    expect(loadConfig({ LLM_ADAPTER: "openai", OPENAI_API_KEY: "k" }).LANGUAGE_MODEL).toBe("openai");
+    expect(loadConfig({ LANGUAGE_MODEL: "local", LLM_ADAPTER: "openai", OPENAI_API_KEY: "k" }).LANGUAGE_MODEL).toBe("local");
+    expect(problemsOf({ LANGUAGE_MODEL: "openai", OPENAI_API_KEY: "k", OPENAI_BASE_URL: "api.openai.com" })[0]).toMatch(/^OPENAI_BASE_URL: /);
+    expect(problemsOf({ LANGUAGE_MODEL: "gpt" })[0]).toMatch(/^LANGUAGE_MODEL: /);
+    expect(problemsOf({ OPENAI_TIMEOUT_MS: "10" })[0]).toMatch(/^OPENAI_TIMEOUT_MS: /);
+  });
+
   it("rejects unknown enum values", () => {
     expect(problemsOf({ APP_MODE: "staging" })[0]).toMatch(/^APP_MODE: /);
     expect(problemsOf({ STORAGE_ADAPTER: "ftp" })[0]).toMatch(/^STORAGE_ADAPTER: /);

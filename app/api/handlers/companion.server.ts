@@ -25,6 +25,7 @@ import {
   COMPANION_NOT_FOUND,
 } from "~/services/companion.server";
 import { similarProducts } from "~/services/similar-products.server";
+import { enqueueBackInStockCheck } from "~/services/notification-requests.server";
 import { syncProductVectors } from "~/services/product-index.server";
 import { findCompanion } from "~/services/companion.server";
 import { badRequest, notFound } from "../errors.server";
@@ -62,7 +63,11 @@ export const companionHandlers: HandlersFor<typeof companionEndpoints> = {
     scheduleProductPublish(ctx, input.params.id, input.body.scheduled_publish_date ? new Date(input.body.scheduled_publish_date) : null),
   companionScheduledPublishBulk: async ({ ctx, input }) => scheduleProductsPublish(ctx, input.body.items),
   companionPresaleVariants: async ({ ctx, input }) => setPresaleVariants(ctx.db, input.params.id, input.body.variant_ids),
-  companionSyncInventory: async ({ ctx, input }) => syncCompanionInventory(ctx, input.params.id),
+  companionSyncInventory: async ({ ctx, input, log }) => {
+    const r = await syncCompanionInventory(ctx, input.params.id);
+    if (r.availableForSale) await enqueueBackInStockCheck({ db: ctx.db, queue: ctx.queue, log }, [r.productId], "companion.sync-inventory");
+    return r;
+  },
   companionSimilar: async ({ ctx, input, headers }) => {
     headers.set("cache-control", "public, max-age=60");
     return similarProducts(ctx.db, input.params.id, input.query, ctx.vectors);

@@ -439,6 +439,25 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
       });
     },
 
+    async setVariantImage(productId, variantId, image) {
+      if (!image.url.trim()) throw new CommerceError("The image URL is blank", [{ field: ["image", "url"], message: "Image URL can't be blank" }]);
+      return db.$transaction(async (tx) => {
+        const p = await mustLoad(productId, tx);
+        if (!p.variants.some((v) => v.id === variantId)) throw new CommerceError(`Variant ${variantId} not found on product`, [{ field: ["variantId"], message: "Variant does not exist" }], 404);
+        // The same picture already among the product's images is reused rather than added twice.
+        let media = p.images.find((i) => i.url === image.url);
+        if (!media) {
+          const last = await tx.productImage.aggregate({ where: { product_id: productId }, _max: { position: true } });
+          media = await tx.productImage.create({
+            data: { id: newGid("MediaImage"), product_id: productId, url: image.url, altText: image.altText ?? null, position: (last._max.position ?? -1) + 1 },
+          });
+        }
+        await tx.productVariant.update({ where: { id: variantId }, data: { image_url: media.url } });
+        await touch(tx, productId);
+        return { mediaId: media.id, imageUrl: media.url };
+      });
+    },
+
     async inventoryLevels({ productIds, outOfStockOnly }): Promise<InventoryLevel[]> {
       const rows = await db.productVariant.findMany({
         where: { ...(productIds ? { product_id: { in: productIds } } : {}), ...(outOfStockOnly ? { inventory_quantity: { lte: 0 } } : {}) },

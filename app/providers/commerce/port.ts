@@ -149,6 +149,13 @@ export interface CommercePort {
   reorderMedia(productId: string, mediaIdsInOrder: string[]): Promise<void>;
   appendVariantMedia(productId: string, pairs: { variantId: string; mediaId: string }[]): Promise<void>;
   addProductImage(productId: string, image: { url: string; altText?: string | null }): Promise<ImageSnapshot>;
+  /**
+   * (Added for proposed variant images.) Makes `image` THE image of one variant: the image is added
+   * to the product's media and attached to the variant, replacing the media the variant had (a
+   * Shopify variant shows one media). `url` must be reachable by the store (Shopify fetches it).
+   * Answers the new media's id and the image URL as the store now serves it.
+   */
+  setVariantImage(productId: string, variantId: string, image: { url: string; altText?: string | null }): Promise<{ mediaId: string; imageUrl: string }>;
 
   // Inventory
   inventoryLevels(opts: { productIds?: string[]; outOfStockOnly?: boolean }): Promise<InventoryLevel[]>;

@@ -210,6 +210,42 @@ export const PRODUCT_VARIANT_APPEND_MEDIA = `#graphql
   }
 `;
 
+/** A variant's product and the media attached to it (setVariantImage: what to detach first). */
+export const VARIANT_MEDIA = `#graphql
+  query VariantMedia($id: ID!) {
+    productVariant(id: $id) {
+      id
+      product { id }
+      media(first: 10) { nodes { id } }
+    }
+  }
+`;
+
+export const PRODUCT_VARIANT_DETACH_MEDIA = `#graphql
+  mutation ProductVariantDetachMedia($productId: ID!, $variantMedia: [ProductVariantDetachMediaInput!]!) {
+    productVariantDetachMedia(productId: $productId, variantMedia: $variantMedia) {
+      productVariants { id }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/**
+ * Creates an image from a URL on the product and attaches it to a variant in one call
+ * (`media` + the variant's `mediaSrc`): Shopify attaches it once the image is processed.
+ */
+export const PRODUCT_VARIANT_SET_IMAGE = `#graphql
+  mutation ProductVariantSetImage($productId: ID!, $media: [CreateMediaInput!], $variants: [ProductVariantsBulkInput!]!) {
+    productVariantsBulkUpdate(productId: $productId, media: $media, variants: $variants) {
+      productVariants {
+        id
+        media(first: 1) { nodes { id ... on MediaImage { image { url } } } }
+      }
+      userErrors { field message code }
+    }
+  }
+`;
+
 // ---------------------------------------------------------------------------------------------
 // Inventory
 // ---------------------------------------------------------------------------------------------
@@ -500,6 +536,9 @@ export const ADMIN_DOCUMENTS: Record<string, string> = {
   ProductVariantsDelete: PRODUCT_VARIANTS_DELETE,
   ProductReorderMedia: PRODUCT_REORDER_MEDIA,
   ProductVariantAppendMedia: PRODUCT_VARIANT_APPEND_MEDIA,
+  VariantMedia: VARIANT_MEDIA,
+  ProductVariantDetachMedia: PRODUCT_VARIANT_DETACH_MEDIA,
+  ProductVariantSetImage: PRODUCT_VARIANT_SET_IMAGE,
   InventoryLevels: INVENTORY_LEVELS,
   VariantInventoryItems: VARIANT_INVENTORY_ITEMS,
   InventoryItemProduct: INVENTORY_ITEM_PRODUCT,

@@ -573,6 +573,49 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
       };
     },
 
+    async setVariantImage(productId, variantId, image) {
+      // A variant shows one media: detach what it has (Shopify refuses a second one with
+      // PRODUCT_VARIANT_ALREADY_HAS_MEDIA), then create the image and attach it in one call. If
+      // that call fails, the detached media is put back so the variant is not left without one.
+      const found = await gql<{ productVariant: { id: string; product: { id: string }; media: { nodes: { id: string }[] } } | null }>("VariantMedia", D.VARIANT_MEDIA, { id: variantId });
+      const variant = found.productVariant;
+      if (!variant || variant.product.id !== productId) {
+        throw new CommerceError(`Variant ${variantId} not found on product`, [{ field: ["variantId"], message: "Variant does not exist" }], 404);
+      }
+      const previous = variant.media.nodes.map((m) => m.id);
+      if (previous.length) {
+        const detached = await gql<{ productVariantDetachMedia: { userErrors: UserErrors } }>("ProductVariantDetachMedia", D.PRODUCT_VARIANT_DETACH_MEDIA, {
+          productId,
+          variantMedia: [{ variantId, mediaIds: previous }],
+        });
+        check("productVariantDetachMedia", detached.productVariantDetachMedia.userErrors);
+      }
+      try {
+        const data = await gql<{ productVariantsBulkUpdate: { productVariants: { id: string; media: { nodes: RawMedia[] } }[] | null; userErrors: UserErrors } }>(
+          "ProductVariantSetImage",
+          D.PRODUCT_VARIANT_SET_IMAGE,
+          {
+            productId,
+            media: [{ originalSource: image.url, alt: image.altText ?? "", mediaContentType: "IMAGE" }],
+            variants: [{ id: variantId, mediaSrc: [image.url] }],
+          },
+        );
+        check("productVariantsBulkUpdate", data.productVariantsBulkUpdate.userErrors);
+        const media = data.productVariantsBulkUpdate.productVariants?.find((v) => v.id === variantId)?.media.nodes[0];
+        if (!media) throw new CommerceError("Shopify did not attach the image to the variant", [], 502);
+        // A new image is processed asynchronously: until then it has no URL of its own.
+        return { mediaId: media.id, imageUrl: media.image?.url ?? image.url };
+      } catch (e) {
+        if (previous.length) {
+          await gql<{ productVariantAppendMedia: { userErrors: UserErrors } }>("ProductVariantAppendMedia", D.PRODUCT_VARIANT_APPEND_MEDIA, {
+            productId,
+            variantMedia: [{ variantId, mediaIds: [previous[0]] }],
+          }).catch((restoreError: unknown) => log?.warn({ err: restoreError, productId, variantId }, "shopify: could not re-attach the variant's previous media"));
+        }
+        throw e;
+      }
+    },
+
     async inventoryLevels({ productIds, outOfStockOnly }): Promise<InventoryLevel[]> {
       const terms: string[] = [];
       if (productIds?.length) terms.push(`(${productIds.map((id) => `product_id:${legacyId(id)}`).join(" OR ")})`);

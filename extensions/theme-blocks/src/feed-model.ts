@@ -134,9 +134,14 @@ export function normaliseHex(raw: string): string | null {
   return m ? `#${m[1].toLowerCase()}` : null;
 }
 
-/** An image URL safe for `src`: http(s) or a same-origin path; null otherwise. */
-export function safeImageUrl(raw: string | null | undefined, pageOrigin: string): string | null {
+/**
+ * An image URL safe for `src`: http(s) or a same-origin path; null otherwise. With `proxyBase`,
+ * the app's own files (`/uploads/…`, served by the app, not by the store) are reached through the
+ * App Proxy (`/apps/fashion/uploads/…`, redirected to the app).
+ */
+export function safeImageUrl(raw: string | null | undefined, pageOrigin: string, proxyBase?: string): string | null {
   if (!raw) return null;
+  if (proxyBase && raw.startsWith("/uploads/")) raw = `${proxyBase}${raw}`;
   try {
     const url = new URL(raw, pageOrigin);
     return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
@@ -160,11 +165,11 @@ export interface CardModel {
   moreSwatches: number;
 }
 
-export function toCardModel(p: ProductCard, opts: { rootUrl?: string; pageOrigin: string; locale?: string }): CardModel {
+export function toCardModel(p: ProductCard, opts: { rootUrl?: string; pageOrigin: string; locale?: string; proxyBase?: string }): CardModel {
   const min = p.priceRange.minVariantPrice;
   const max = p.priceRange.maxVariantPrice;
   const colours = [...new Set(p.colorHexes.map(normaliseHex).filter((h): h is string => h !== null))];
-  const src = safeImageUrl(p.featuredImage?.url, opts.pageOrigin);
+  const src = safeImageUrl(p.featuredImage?.url, opts.pageOrigin, opts.proxyBase);
   return {
     id: p.id,
     title: p.title,

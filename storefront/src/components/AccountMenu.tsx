@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router-dom";
 import { useSession } from "../lib/session";
 import { errorMessage } from "../lib/api";
+import { AccountLinks } from "./AccountLinks";
 
 export function AccountMenu() {
   const { user, signedIn, signOut, signingOut } = useSession();
@@ -9,17 +10,27 @@ export function AccountMenu() {
 
   if (!signedIn || !user) {
     return (
-      <Link className="account__signin" to="/login">
-        Sign in
-      </Link>
+      <div className="account">
+        {user && <AccountLinks />}
+        <Link className="account__signin" to="/login">
+          Sign in
+        </Link>
+      </div>
     );
   }
 
   return (
     <div className="account">
+      <AccountLinks />
       <span className="account__email" title={user.email ?? undefined}>
         {user.email}
       </span>
+      <Link className="account__link" to="/account/orders" data-testid="account-orders-link">
+        Orders
+      </Link>
+      <Link className="account__link" to="/reviewable-orders" data-testid="account-reviews-link">
+        Reviews to write
+      </Link>
       <button
         type="button"
         className="account__signout"

@@ -20,6 +20,9 @@ export function Header() {
           <NavLink to={storesPathFor(gender)} className="header__link">
             Stores
           </NavLink>
+          <NavLink to="/assistant" className="header__link" data-testid="assistant-link">
+            Assistant
+          </NavLink>
         </nav>
         <div className="header__gender">
           <GenderSwitch />

@@ -4,6 +4,7 @@ import type { ProductCard as ProductCardData } from "~/contract";
 import { formatPriceRange, imageAlt, swatchColors } from "../lib/products";
 import { productPath } from "../lib/product-path";
 import { useProductOpener } from "../lib/product-opener";
+import { SaveButton } from "./SaveButton";
 
 /** A click that asks for a new tab or window, or a download: leave it to the browser. */
 function isModifiedClick(e: MouseEvent) {
@@ -60,6 +61,7 @@ export const ProductCard = memo(function ProductCard({ product }: { product: Pro
           {extra > 0 && <li className="swatch-more">+{extra}</li>}
         </ul>
       )}
+      <SaveButton product={product} />
     </article>
   );
 });

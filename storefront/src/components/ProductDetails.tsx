@@ -10,6 +10,10 @@ import { useApi } from "../lib/api";
 import { formatMoney, formatPriceRange } from "../lib/products";
 import { storePath } from "../lib/store-path";
 import { findVariant, galleryImages, initialSelection, isColourOption, selectValue, swatchFor, valueState, visibleOptions, type Selection } from "../lib/variants";
+import { ProductRatingLine } from "./reviews/ProductReviews";
+import { SaveButton } from "./SaveButton";
+import { AddToCollection } from "./AddToCollection";
+import { BackInStockButton } from "./BackInStockButton";
 
 function StoreLink({ storeId, vendor }: { storeId: string | null; vendor: string }) {
   const api = useApi();
@@ -99,6 +103,7 @@ export function ProductDetails({ product, headingLevel = 1, headingId, compact =
         <Heading id={headingId} className="pd__title">
           {product.title}
         </Heading>
+        <ProductRatingLine productId={product.id} linkToReviews={headingLevel === 1} />
         <p className="pd__price" data-testid="product-price">
           <span>{price}</span>
           {compareAt && (
@@ -110,6 +115,12 @@ export function ProductDetails({ product, headingLevel = 1, headingId, compact =
         <p className={`pd__stock${available ? "" : " pd__stock--out"}`} aria-live="polite">
           {available ? (variant && variant.quantityAvailable > 0 && variant.quantityAvailable <= 3 ? `Only ${variant.quantityAvailable} left` : "In stock") : "Sold out"}
         </p>
+        {/* Sold out everywhere: the whole product; else the selected sold-out size or colour. */}
+        {!available && <BackInStockButton productId={product.id} variantId={product.availableForSale && variant ? variant.id : null} />}
+        <div className="pd__actions">
+          <SaveButton product={product} variant="full" />
+          <AddToCollection product={product} />
+        </div>
 
         {options.map((option) => {
           const colour = isColourOption(option.name);

@@ -18,6 +18,7 @@ import { useRecordView } from "../lib/use-record-view";
 import { ProductDetails } from "../components/ProductDetails";
 import { RelatedProducts } from "../components/RelatedProducts";
 import { RecentlyViewed } from "../components/RecentlyViewed";
+import { ProductReviews } from "../components/reviews/ProductReviews";
 import { Spinner } from "../components/FeedStatus";
 
 export function ProductPage() {
@@ -97,6 +98,7 @@ export function ProductPage() {
       ) : (
         <>
           <ProductDetails key={product.data.id} product={product.data} headingLevel={1} />
+          <ProductReviews key={`reviews-${product.data.id}`} productId={product.data.id} productTitle={product.data.title} />
           <RecentlyViewed excludeId={product.data.id} />
           <RelatedProducts key={`related-${product.data.id}-${mobile}`} productId={product.data.id} batchSize={relatedBatchSize(mobile)} />
         </>

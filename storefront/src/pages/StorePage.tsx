@@ -17,6 +17,8 @@ import { useInfiniteScroll } from "../lib/use-infinite-scroll";
 import { ProductCard, ProductCardSkeleton } from "../components/ProductCard";
 import { FeedFooter, Spinner } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModal";
+import { FollowButton } from "../components/FollowButton";
+import { StoreReviews } from "../components/reviews/StoreReviews";
 
 const STORE_PAGE = 12;
 
@@ -93,7 +95,14 @@ export function StorePage() {
               </p>
             )}
           </div>
+          <div className="store-head__follow">
+            <FollowButton store={s} />
+            <span className="store-head__followers" data-testid="store-followers">
+              {s.followerCount} {s.followerCount === 1 ? "follower" : "followers"}
+            </span>
+          </div>
         </header>
+        <StoreReviews key={`reviews-${s.id}`} storeId={s.id} storeName={s.name} />
         {products.isPending ? (
           <div className="grid" aria-busy="true" aria-label="Loading products">
             {Array.from({ length: 8 }, (_, i) => (

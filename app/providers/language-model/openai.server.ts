@@ -1,0 +1,317 @@
+/**
+ * A hosted language model through the OpenAI chat-completions protocol, which OpenAI and most
+ * hosted and self-hosted servers speak (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL):
+ *
+ *   POST {base}/chat/completions   Authorization: Bearer {key}
+ *   {model, messages: [{role, content}], temperature, max_tokens, response_format?: {type: "json_object"}}
+ *   → {choices: [{message: {content}}]}
+ *
+ * - `understand` asks for a JSON object (intent, slots, query), checks it with zod and keeps the
+ *   catalogue's own values (product types it does not know become words); when the answer is not
+ *   valid JSON of that shape, the local parser answers instead (and the log says so).
+ * - `reply` phrases the answer from the facts and products the app retrieved (never others), with
+ *   the local template as the draft; suggestions stay the deterministic ones.
+ * - `describeCollection` asks for {title, description} as JSON; invalid → the local template.
+ *
+ * Requests have a deadline (OPENAI_TIMEOUT_MS) and are retried once on 429 and 5xx (Retry-After
+ * honoured up to 5 s). Other failures throw a LanguageModelError with the server's message; the
+ * factory (./index.server.ts) then answers with the local model for that call.
+ */
+import { z } from "zod";
+import type { Logger } from "~/lib/logger.server";
+import type { ParseContext } from "~/services/search/parser";
+import { TargetGender } from "~/contract/common";
+import {
+  AssistantIntent,
+  CollectionCopyInput as CollectionCopyInputSchema,
+  LanguageModelError,
+  NluInput as NluInputSchema,
+  ReplyInput as ReplyInputSchema,
+  emptySlots,
+  phraseFromSlots,
+  withValidation,
+  type LanguageModelPort,
+  type NluResult,
+  type NluSlots,
+} from "./port";
+
+export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
+export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
+
+export interface OpenAiOptions {
+  apiKey: string;
+  baseUrl?: string;
+  model?: string;
+  timeoutMs?: number;
+  /** Wait before the one retry when the server sends no Retry-After. */
+  retryDelayMs?: number;
+  /** Answers when the model's JSON is unusable, and drafts the replies. */
+  local: LanguageModelPort;
+  vocabulary?: () => Promise<ParseContext>;
+  log?: Logger;
+  fetch?: typeof fetch;
+}
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+const ChatCompletion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }) })).min(1),
+});
+
+const MAX_RETRY_AFTER_MS = 5000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function normaliseBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, "");
+}
+
+/** The model's NLU answer: lenient on shape (missing lists are empty), strict on types. */
+const ModelSlots = z.object({
+  colors: z.array(z.string()).default([]),
+  materials: z.array(z.string()).default([]),
+  productTypes: z.array(z.string()).default([]),
+  sizes: z.array(z.string()).default([]),
+  priceMin: z.number().nonnegative().nullable().default(null),
+  priceMax: z.number().nonnegative().nullable().default(null),
+  target_gender: TargetGender.nullable().default(null),
+  text: z.string().default(""),
+});
+const ModelNlu = z.object({
+  intent: AssistantIntent,
+  confidence: z.number().min(0).max(1).default(0.8),
+  slots: ModelSlots.default(ModelSlots.parse({})),
+  query: z.string().max(500).optional(),
+});
+const ModelCopy = z.object({ title: z.string().trim().min(1).max(80), description: z.string().trim().min(1).max(500) });
+
+/** JSON inside a model answer: the whole text, or the first {...} block (some models wrap it in prose or fences). */
+export function extractJson(text: string): unknown {
+  const trimmed = text.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "");
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    const start = trimmed.indexOf("{");
+    const end = trimmed.lastIndexOf("}");
+    if (start >= 0 && end > start) {
+      try {
+        return JSON.parse(trimmed.slice(start, end + 1));
+      } catch {
+        /* not JSON */
+      }
+    }
+    return undefined;
+  }
+}
+
+function nluSystemPrompt(ctx: ParseContext): string {
+  const types = (ctx.productTypes ?? []).slice(0, 120).join(", ");
+  const colours = (ctx.colourNames ?? []).slice(0, 80).join(", ");
+  return [
+    "You read messages sent to the shopping assistant of a fashion store and answer ONLY a JSON object:",
+    '{"intent": one of "find_products" | "similar_products" | "complete_the_look" | "size_help" | "order_status" | "greeting" | "help" | "unknown",',
+    ' "confidence": number 0..1,',
+    ' "slots": {"colors": [colour words, lower case], "materials": [..], "productTypes": [product types of the catalogue only], "sizes": [..],',
+    '           "priceMin": number|null, "priceMax": number|null, "target_gender": "menswear"|"womenswear"|null, "text": "other words that describe the product"},',
+    ' "query": "a short search phrase for the catalogue, e.g. black jeans under 80"}',
+    "Intents: find_products = the shopper describes what to find; similar_products = pieces like a given one; complete_the_look = what goes with a piece;",
+    "size_help = sizes and fit; order_status = their orders and deliveries; greeting = hello or thanks only; help = what the assistant can do; unknown = anything else.",
+    types ? `Product types of the catalogue: ${types}.` : "",
+    colours ? `Colours of the catalogue: ${colours}.` : "",
+    "Prices are numbers without currency. Leave a slot empty when the message does not say it.",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+const REPLY_SYSTEM = [
+  "You are the shopping assistant of a fashion store. Answer the shopper in at most three short sentences, friendly and concrete.",
+  "Use ONLY the facts and products given in the JSON (their titles, vendors and prices). Never invent products, prices, sizes, stock, orders or policies.",
+  "The products are shown to the shopper as cards under your answer: refer to them, do not list every one.",
+  "If no products are given, say so and suggest how to refine. The draft is a correct answer you may rephrase. Answer in plain text, no markdown.",
+].join("\n");
+
+const COPY_SYSTEM = [
+  "You name personal fashion collections. Answer ONLY a JSON object {\"title\": at most 60 characters, \"description\": one or two sentences, at most 300 characters}.",
+  "Describe only the products given (their types and vendors); do not invent materials, prices or brands.",
+].join("\n");
+
+export function createOpenAiLanguageModel(opts: OpenAiOptions): LanguageModelPort {
+  const base = normaliseBaseUrl(opts.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
+  const model = opts.model ?? DEFAULT_OPENAI_MODEL;
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const retryDelayMs = opts.retryDelayMs ?? 500;
+  const doFetch = opts.fetch ?? fetch;
+  const vocabulary = opts.vocabulary ?? (async () => ({}));
+  const url = `${base}/chat/completions`;
+
+  async function chat(messages: ChatMessage[], o: { json: boolean; maxTokens: number }): Promise<string> {
+    const body = JSON.stringify({
+      model,
+      messages,
+      temperature: 0,
+      max_tokens: o.maxTokens,
+      ...(o.json ? { response_format: { type: "json_object" } } : {}),
+    });
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      let res: Response;
+      try {
+        res = await doFetch(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${opts.apiKey}`, "content-type": "application/json", accept: "application/json" },
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (e) {
+        const err = e as Error;
+        if (err.name === "TimeoutError" || err.name === "AbortError") {
+          throw new LanguageModelError(`The language model did not answer within ${timeoutMs} ms (${url})`, { retryable: true, cause: e });
+        }
+        throw new LanguageModelError(`The language model at ${base} could not be reached: ${err.message}`, { retryable: true, cause: e });
+      }
+      if (res.ok) {
+        const text = await res.text();
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw new LanguageModelError(`The language model answered ${res.status} with a body that is not JSON`);
+        }
+        const completion = ChatCompletion.safeParse(parsed);
+        if (!completion.success) throw new LanguageModelError("The language model's answer is not a chat completion (no choices[0].message)");
+        const content = completion.data.choices[0].message.content ?? "";
+        return content;
+      }
+      const detail = await errorDetail(res);
+      const retryable = res.status === 429 || res.status >= 500;
+      if (retryable && attempt === 1) {
+        opts.log?.warn({ status: res.status, detail }, "language model request failed; retrying once");
+        await sleep(retryAfterMs(res.headers.get("retry-after")) ?? retryDelayMs);
+        continue;
+      }
+      throw new LanguageModelError(`The language model answered ${res.status}${detail ? `: ${detail}` : ""}`, { status: res.status, retryable });
+    }
+    throw new LanguageModelError("The language model did not answer");
+  }
+
+  const historyMessages = (history: { role: "user" | "assistant"; content: string }[]): ChatMessage[] =>
+    history.slice(-6).map((t) => ({ role: t.role, content: t.content.slice(0, 1000) }));
+
+  return withValidation({
+    name: "openai",
+    async understand(raw) {
+      const input = NluInputSchema.parse(raw);
+      const ctx = await vocabulary();
+      const context = input.product ? `\nThe shopper is looking at: ${input.product.title} (${input.product.productType}).` : "";
+      const content = await chat(
+        [{ role: "system", content: nluSystemPrompt(ctx) + context }, ...historyMessages(input.history), { role: "user", content: input.message }],
+        { json: true, maxTokens: 300 },
+      );
+      const parsed = ModelNlu.safeParse(extractJson(content));
+      if (!parsed.success) {
+        opts.log?.warn({ answer: content.slice(0, 300) }, "the language model's NLU answer is not valid JSON of the expected shape; using the local parser");
+        return opts.local.understand(input);
+      }
+      const slots = catalogueSlots(parsed.data.slots, ctx);
+      slots.product_id = input.product?.id ?? null;
+      const query = parsed.data.query?.trim() || phraseFromSlots(slots);
+      const result: NluResult = { intent: parsed.data.intent, confidence: parsed.data.confidence, slots, query, provider: "openai" };
+      return result;
+    },
+    async reply(raw) {
+      const input = ReplyInputSchema.parse(raw);
+      const draft = await opts.local.reply(input);
+      const facts = {
+        message: input.message,
+        intent: input.intent,
+        request: input.facts.description,
+        products: input.products.slice(0, 8).map((p) => ({ title: p.title, type: p.productType, vendor: p.vendor, price: `${p.price} ${p.currencyCode}`, inStock: p.available })),
+        anchor: input.facts.anchor ? { title: input.facts.anchor.title, type: input.facts.anchor.productType } : null,
+        sizeAdvice: input.facts.sizeAdvice,
+        orders: input.facts.orders,
+        relaxed: input.facts.relaxed,
+        draft: draft.text,
+      };
+      const content = await chat(
+        [{ role: "system", content: REPLY_SYSTEM }, ...historyMessages(input.history), { role: "user", content: JSON.stringify(facts) }],
+        { json: false, maxTokens: 220 },
+      );
+      const text = content.replace(/\s+/g, " ").trim().slice(0, 1500);
+      return { text: text || draft.text, suggestions: draft.suggestions, provider: text ? "openai" : "local" };
+    },
+    async describeCollection(raw) {
+      const input = CollectionCopyInputSchema.parse(raw);
+      const content = await chat(
+        [
+          { role: "system", content: COPY_SYSTEM },
+          {
+            role: "user",
+            content: JSON.stringify({
+              prompt: input.prompt,
+              gender: input.target_gender,
+              interests: input.interests,
+              products: input.products.slice(0, 20).map((p) => ({ title: p.title, type: p.productType, vendor: p.vendor })),
+            }),
+          },
+        ],
+        { json: true, maxTokens: 200 },
+      );
+      const parsed = ModelCopy.safeParse(extractJson(content));
+      if (!parsed.success) {
+        opts.log?.warn({ answer: content.slice(0, 300) }, "the language model's collection copy is not valid JSON; using the local template");
+        return opts.local.describeCollection(input);
+      }
+      return { title: parsed.data.title.slice(0, 80), description: parsed.data.description.slice(0, 500), provider: "openai" };
+    },
+  });
+}
+
+/** The model's slots in the catalogue's values: known product types only (others become words), lower-case colours. */
+export function catalogueSlots(s: z.output<typeof ModelSlots>, ctx: ParseContext): NluSlots {
+  const known = ctx.productTypes ?? [];
+  const types: string[] = [];
+  const words: string[] = [s.text.trim()];
+  for (const t of s.productTypes) {
+    const hit = known.find((k) => k.toLowerCase() === t.trim().toLowerCase());
+    if (hit) types.push(hit);
+    else if (known.length === 0) types.push(t.trim());
+    else words.push(t.trim().toLowerCase());
+  }
+  const clean = (xs: string[], lower = true) => [...new Set(xs.map((x) => (lower ? x.trim().toLowerCase() : x.trim())).filter((x) => x && x.length <= 60))].slice(0, 10);
+  let { priceMin, priceMax } = s;
+  if (priceMin !== null && priceMax !== null && priceMin > priceMax) [priceMin, priceMax] = [priceMax, priceMin];
+  return {
+    ...emptySlots(),
+    colors: clean(s.colors),
+    materials: clean(s.materials),
+    productTypes: [...new Set(types)].slice(0, 20),
+    sizes: clean(s.sizes, false),
+    priceMin,
+    priceMax,
+    target_gender: s.target_gender === "both" ? null : s.target_gender,
+    text: words.filter(Boolean).join(" ").slice(0, 300),
+  };
+}
+
+async function errorDetail(res: Response): Promise<string> {
+  const text = await res.text().catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof body.error === "string") return body.error.slice(0, 300);
+    if (body.error && typeof body.error.message === "string") return body.error.message.slice(0, 300);
+    if (typeof body.message === "string") return body.message.slice(0, 300);
+  } catch {
+    /* not JSON */
+  }
+  return text.slice(0, 200);
+}
+
+function retryAfterMs(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.min(Math.max(0, at - Date.now()), MAX_RETRY_AFTER_MS) : null;
+}

@@ -1,0 +1,525 @@
+/**
+ * Taobao import: the form (one id, many ids or a shop page, and the target store), the jobs table
+ * with live progress bars while jobs run (the page polls its loader every second until none is
+ * queued or running), status tabs, text search and a store filter, error messages grouped with
+ * counts and a Retry per group, Retry page / Retry all failed, and a link per job to its detail
+ * (source payload, created product). Same services and zod schemas as the
+ * /api/shopify/admin/products endpoints.
+ */
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  ChoiceList,
+  Filters,
+  FormLayout,
+  IndexTable,
+  InlineStack,
+  Layout,
+  Modal,
+  Page,
+  Pagination,
+  ProgressBar,
+  Select,
+  Tabs,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { taobaoImportEndpoints, ImportJobStatusSchema, type ImportJobStatus } from "~/contract/taobao-import";
+import { getAppContext } from "~/context.server";
+import { toApiError } from "~/api/router.server";
+import { requireAdmin } from "~/lib/staff-auth.server";
+import { importErrorGroups, importStoreOptions, retryAllImports, retryImportJob, retryImportPage, retryImportsByMessage, searchImportJobs, submitImport, type JobViewRow } from "~/services/taobao-import/jobs.server";
+import { BarChart } from "~/components/BarChart";
+
+const POLL_MS = 1000;
+const PAGE_SIZE = 20;
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+function filtersOf(url: URL) {
+  const status = ImportJobStatusSchema.safeParse(url.searchParams.get("status"));
+  return {
+    status: status.success ? status.data : undefined,
+    text: url.searchParams.get("q")?.trim() || undefined,
+    store_id: url.searchParams.get("store") || undefined,
+    page: Math.max(1, Number(url.searchParams.get("page")) || 1),
+    limit: PAGE_SIZE,
+  };
+}
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  await requireAdmin(request, "catalog.import");
+  const ctx = getAppContext();
+  const url = new URL(request.url);
+  const polling = url.searchParams.has("poll");
+  const f = filtersOf(url);
+  try {
+    // One query after another: the embedded database serves one statement stream at a time.
+    const list = await searchImportJobs(ctx, f);
+    const errors = await importErrorGroups(ctx.db, { store_id: f.store_id });
+    const stores = polling ? [] : await importStoreOptions(ctx.db);
+    return {
+      now: new Date().toISOString(),
+      filters: { status: f.status ?? null, q: f.text ?? "", store: f.store_id ?? "" },
+      list: { ...list, jobs: list.jobs.map(toRow) },
+      errors: { ...errors, groups: errors.groups.map((g) => ({ ...g, last_at: iso(g.last_at)! })) },
+      stores,
+      source: ctx.taobao.kind,
+    };
+  } catch (e) {
+    // A failed poll keeps the page as it is and the next poll tries again.
+    if (!polling) throw e;
+    ctx.log.warn({ err: e }, "import page poll failed");
+    return null;
+  }
+};
+
+function toRow(j: JobViewRow) {
+  return {
+    id: j.id,
+    taobaoId: j.taobao_product_id,
+    store: j.store_name,
+    status: j.status as ImportJobStatus,
+    progress: j.progress,
+    step: j.step,
+    attempts: j.attempts,
+    maxAttempts: j.max_attempts,
+    error: j.error_message,
+    retryAt: iso(j.retry_at),
+    title: j.product?.title ?? j.result?.title ?? null,
+    action: j.result?.action ?? null,
+    productId: j.product_id,
+    createdAt: iso(j.created_at)!,
+  };
+}
+
+type ActionResult = { ok: true; message: string } | { ok: false; error: string };
+
+export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
+  await requireAdmin(request, "catalog.import");
+  const ctx = getAppContext();
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const s = (k: string) => {
+    const v = form.get(k);
+    return typeof v === "string" && v.trim() ? v.trim() : undefined;
+  };
+  try {
+    if (intent === "import") {
+      const parsed = taobaoImportEndpoints.taobaoImportSubmit.body.safeParse({ taobao_product_id: s("ids") ?? "", store_id: s("store_id"), page: s("page") });
+      if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => i.message).join("; ") };
+      const r = await submitImport(ctx, parsed.data);
+      const queued = r.jobs.filter((j) => j.status === "queued").length;
+      const failed = r.jobs.length - queued;
+      const parts = [`${queued} ${queued === 1 ? "item" : "items"} queued for import`];
+      if (r.shop) parts.push(`from page ${r.shop.page} of ${r.shop.page_count} of ${r.shop.shop_name}`);
+      if (failed) parts.push(`${failed} refused (see the table)`);
+      if (r.duplicates.length) parts.push(`${r.duplicates.length} given twice`);
+      return { ok: true, message: `${parts.join("; ")}.` };
+    }
+    if (intent === "retry") {
+      const parsed = taobaoImportEndpoints.taobaoImportRetry.params.safeParse({ id: s("jobId") ?? "" });
+      if (!parsed.success) return { ok: false, error: "Choose a job to retry" };
+      await retryImportJob(ctx, parsed.data.id);
+      return { ok: true, message: "The job is queued again." };
+    }
+    if (intent === "retry-page") {
+      const f = filtersOf(new URL(request.url));
+      const r = await retryImportPage(ctx, f);
+      return { ok: true, message: r.retried ? `${r.retried} failed ${r.retried === 1 ? "job" : "jobs"} of this page queued again.` : "No failed job on this page." };
+    }
+    if (intent === "retry-all") {
+      const r = await retryAllImports(ctx, { store_id: s("store_id") });
+      return { ok: true, message: `${r.retried} failed ${r.retried === 1 ? "job" : "jobs"} queued again${r.remaining ? `; ${r.remaining} left: retry all again` : ""}.` };
+    }
+    if (intent === "retry-message") {
+      const parsed = taobaoImportEndpoints.taobaoImportRetryByMessage.body.safeParse({ message: s("message") ?? "" });
+      if (!parsed.success) return { ok: false, error: "Choose an error message" };
+      const r = await retryImportsByMessage(ctx, parsed.data.message);
+      return { ok: true, message: `${r.retried} ${r.retried === 1 ? "job" : "jobs"} with this error queued again.` };
+    }
+    return { ok: false, error: "Unknown action" };
+  } catch (e) {
+    const err = toApiError(e);
+    if (err.status >= 500 && err.status !== 503) throw e;
+    return { ok: false, error: err.message };
+  }
+};
+
+type Data = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>>;
+type Row = Data["list"]["jobs"][number];
+
+const STATUS_TABS: { id: ImportJobStatus | "all"; label: string }[] = [
+  { id: "all", label: "All" },
+  { id: "queued", label: "Queued" },
+  { id: "running", label: "Running" },
+  { id: "completed", label: "Completed" },
+  { id: "failed", label: "Failed" },
+];
+const STATUS_TONE: Record<ImportJobStatus, "info" | "attention" | "success" | "critical"> = { queued: "info", running: "attention", completed: "success", failed: "critical" };
+const STEP_LABEL: Record<string, string> = { fetch: "Fetching the item", map: "Mapping", images: "Processing images", translate: "Translating", create: "Creating the product", propose: "Proposing variant images" };
+const isActive = (r: Row) => r.status === "queued" || r.status === "running";
+
+export default function ImportPage() {
+  const page = useLoaderData<typeof loader>()!;
+  const poll = useFetcher<typeof loader>({ key: "import-poll" });
+  const navigation = useNavigation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  // The newest answer wins: the page's own (after an action or a filter change) or the poll's.
+  const polled = poll.data && poll.data.now > page.now && poll.data.filters.q === page.filters.q && poll.data.filters.status === page.filters.status && poll.data.filters.store === page.filters.store ? poll.data : null;
+  const data: Data = polled ? { ...polled, stores: page.stores } : page;
+  const active = data.list.jobs.some(isActive) || data.list.counts.queued + data.list.counts.running > 0;
+  const [notice, setNotice] = useState<ActionResult | null>(null);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const [query, setQuery] = useState(page.filters.q);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const bulk = useFetcher<typeof action>({ key: "import-bulk" });
+
+  const pollRef = useRef(poll);
+  pollRef.current = poll;
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => {
+      if (pollRef.current.state === "idle") {
+        const params = new URLSearchParams(searchParams);
+        params.set("poll", "1");
+        pollRef.current.load(`/app/import?${params}`);
+      }
+    }, POLL_MS);
+    return () => clearInterval(t);
+  }, [active, searchParams]);
+  useEffect(() => {
+    if (bulk.data) setNotice(bulk.data);
+  }, [bulk.data]);
+  const onResult = useCallback((r: ActionResult) => setNotice(r), []);
+
+  const setParam = useCallback(
+    (key: string, value: string) => {
+      const next = new URLSearchParams(searchParams);
+      if (value) next.set(key, value);
+      else next.delete(key);
+      if (key !== "page") next.delete("page");
+      setSearchParams(next, { replace: true });
+    },
+    [searchParams, setSearchParams],
+  );
+  const onQuery = (v: string) => {
+    setQuery(v);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setParam("q", v.trim()), 300);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const { list, errors } = data;
+  const tabIndex = Math.max(0, STATUS_TABS.findIndex((t) => t.id === (data.filters.status ?? "all")));
+  const countOf = (id: ImportJobStatus | "all") => (id === "all" ? list.counts.queued + list.counts.running + list.counts.completed + list.counts.failed : list.counts[id]);
+  const failedOnPage = list.jobs.filter((j) => j.status === "failed").length;
+  const storeName = (id: string) => page.stores.find((s) => s.id === id)?.name ?? id;
+
+  return (
+    <Page
+      title="Taobao import"
+      subtitle={`Source: ${data.source === "local" ? "the local demo catalogue" : "the Taobao item API"}. Each item becomes a job: fetch, map, images, translate, create, propose variant images.`}
+      primaryAction={{ content: "Retry all failed", destructive: false, disabled: list.counts.failed === 0 && errors.total === 0, onAction: () => setConfirmAll(true) }}
+      secondaryActions={[{ content: "Retry failed on this page", disabled: failedOnPage === 0, onAction: () => bulk.submit({ intent: "retry-page" }, { method: "post", action: `/app/import?${searchParams}` }) }]}
+    >
+      <Layout>
+        {notice ? (
+          <Layout.Section>
+            <Banner tone={notice.ok ? "success" : "critical"} onDismiss={() => setNotice(null)}>
+              <span data-testid="import-notice">{notice.ok ? notice.message : notice.error}</span>
+            </Banner>
+          </Layout.Section>
+        ) : null}
+        <Layout.Section>
+          <ImportForm stores={page.stores} onResult={onResult} />
+        </Layout.Section>
+        {errors.groups.length > 0 ? (
+          <Layout.Section>
+            <Card>
+              <BlockStack gap="300">
+                <InlineStack align="space-between">
+                  <Text as="h2" variant="headingMd">
+                    Errors
+                  </Text>
+                  <Text as="span" tone="subdued">
+                    {errors.total} failed {errors.total === 1 ? "job" : "jobs"}
+                    {data.filters.store ? ` in ${storeName(data.filters.store)}` : ""}
+                  </Text>
+                </InlineStack>
+                <BlockStack gap="200">
+                  {errors.groups.map((g) => (
+                    <ErrorGroup key={g.message} group={g} onResult={onResult} />
+                  ))}
+                </BlockStack>
+                {errors.groups.length > 1 ? (
+                  <div style={{ maxWidth: 640 }}>
+                    <BarChart data={errors.groups.slice(0, 8).map((g) => ({ label: g.message.length > 15 ? `${g.message.slice(0, 14)}…` : g.message, value: g.count }))} />
+                  </div>
+                ) : null}
+              </BlockStack>
+            </Card>
+          </Layout.Section>
+        ) : null}
+        <Layout.Section>
+          <Card padding="0">
+            <Tabs
+              tabs={STATUS_TABS.map((t) => ({ id: `import-tab-${t.id}`, content: `${t.label} (${countOf(t.id)})`, accessibilityLabel: t.label }))}
+              selected={tabIndex}
+              onSelect={(i) => setParam("status", STATUS_TABS[i].id === "all" ? "" : STATUS_TABS[i].id)}
+            />
+            <Filters
+              queryValue={query}
+              queryPlaceholder="Search by Taobao id, store, product title or error"
+              onQueryChange={onQuery}
+              onQueryClear={() => onQuery("")}
+              onClearAll={() => {
+                setQuery("");
+                setSearchParams({}, { replace: true });
+              }}
+              filters={[
+                {
+                  key: "store",
+                  label: "Store",
+                  filter: <ChoiceList title="Store" titleHidden choices={page.stores.map((s) => ({ label: s.name, value: s.id }))} selected={data.filters.store ? [data.filters.store] : []} onChange={(v) => setParam("store", v[0] ?? "")} />,
+                  shortcut: true,
+                },
+              ]}
+              appliedFilters={data.filters.store ? [{ key: "store", label: `Store: ${storeName(data.filters.store)}`, onRemove: () => setParam("store", "") }] : []}
+              loading={navigation.state === "loading"}
+            />
+            <IndexTable
+              resourceName={{ singular: "import job", plural: "import jobs" }}
+              itemCount={list.jobs.length}
+              selectable={false}
+              headings={[{ title: "Taobao item" }, { title: "Store" }, { title: "Status" }, { title: "Progress" }, { title: "Result" }, { title: "Attempts", alignment: "end" }, { title: "" }]}
+              emptyState={
+                <Box padding="400">
+                  <Text as="p" tone="subdued">
+                    {list.total === 0 && !data.filters.q && !data.filters.status ? "No imports yet: give a Taobao item id above." : "No import job matches."}
+                  </Text>
+                </Box>
+              }
+            >
+              {list.jobs.map((j, i) => (
+                <IndexTable.Row id={j.id} key={j.id} position={i}>
+                  <IndexTable.Cell>
+                    <BlockStack gap="050">
+                      <Link to={`/app/import/${j.id}`} data-testid="import-job-link">
+                        <Text as="span" fontWeight="semibold">
+                          {j.taobaoId}
+                        </Text>
+                      </Link>
+                      <Text as="span" tone="subdued" variant="bodySm">
+                        {new Date(j.createdAt).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" })}
+                      </Text>
+                    </BlockStack>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>{j.store}</IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <span data-testid={`import-status-${j.taobaoId}`}>
+                      <Badge tone={STATUS_TONE[j.status]}>{j.status[0].toUpperCase() + j.status.slice(1)}</Badge>
+                    </span>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <div style={{ minWidth: 180 }}>
+                      <JobProgress job={j} />
+                    </div>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <div style={{ maxWidth: 360, whiteSpace: "normal" }}>
+                      {j.status === "completed" && j.productId ? (
+                        <BlockStack gap="050">
+                          <Link to={`/app/products/${encodeURIComponent(j.productId)}`}>{j.title ?? "Product"}</Link>
+                          <Text as="span" tone="subdued" variant="bodySm">
+                            {j.action === "updated" ? "Updated (imported before)" : "Created"}
+                          </Text>
+                        </BlockStack>
+                      ) : j.error ? (
+                        <Text as="span" tone={j.status === "failed" ? "critical" : "subdued"}>
+                          <span data-testid={`import-error-${j.taobaoId}`}>{j.error}</span>
+                        </Text>
+                      ) : (
+                        <Text as="span" tone="subdued">
+                          —
+                        </Text>
+                      )}
+                    </div>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" alignment="end" numeric>
+                      {j.attempts} / {j.maxAttempts}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>{j.status === "failed" ? <RetryButton job={j} onResult={onResult} /> : null}</IndexTable.Cell>
+                </IndexTable.Row>
+              ))}
+            </IndexTable>
+            <div style={{ padding: "12px 16px", borderTop: "1px solid var(--p-color-border-secondary)" }}>
+              <InlineStack align="space-between" blockAlign="center">
+                <Text as="span" tone="subdued">
+                  {list.total ? `${(list.page - 1) * list.limit + 1}–${Math.min(list.total, list.page * list.limit)} of ${list.total.toLocaleString("en")}` : "0 jobs"}
+                  {active ? " · updating every second" : ""}
+                </Text>
+                <Pagination
+                  hasPrevious={list.page > 1}
+                  onPrevious={() => setParam("page", String(list.page - 1))}
+                  hasNext={list.page < list.pageCount}
+                  onNext={() => setParam("page", String(list.page + 1))}
+                  label={`Page ${list.page} of ${list.pageCount}`}
+                />
+              </InlineStack>
+            </div>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingSm">
+                Jobs by status
+              </Text>
+              <div style={{ maxWidth: 640 }}>
+                <BarChart data={STATUS_TABS.slice(1).map((t) => ({ label: t.label, value: countOf(t.id) }))} />
+              </div>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+      <Modal
+        open={confirmAll}
+        onClose={() => setConfirmAll(false)}
+        title="Retry every failed import?"
+        primaryAction={{
+          content: "Retry all failed",
+          loading: bulk.state !== "idle",
+          onAction: () => {
+            bulk.submit({ intent: "retry-all", ...(data.filters.store ? { store_id: data.filters.store } : {}) }, { method: "post" });
+            setConfirmAll(false);
+          },
+        }}
+        secondaryActions={[{ content: "Cancel", onAction: () => setConfirmAll(false) }]}
+      >
+        <Modal.Section>
+          <Text as="p">
+            {list.counts.failed} failed {list.counts.failed === 1 ? "job" : "jobs"}
+            {data.filters.store ? ` of ${storeName(data.filters.store)}` : ""} will run again from the start. Jobs that failed on bad input (an unknown item, no SKUs, broken images) fail again
+            with the same error.
+          </Text>
+        </Modal.Section>
+      </Modal>
+    </Page>
+  );
+}
+
+function ImportForm({ stores, onResult }: { stores: { id: string; name: string }[]; onResult: (r: ActionResult) => void }) {
+  const fetcher = useFetcher<typeof action>({ key: "import-submit" });
+  const [ids, setIds] = useState("");
+  const [store, setStore] = useState(stores[0]?.id ?? "");
+  const [pageNo, setPageNo] = useState("");
+  useEffect(() => {
+    if (!fetcher.data) return;
+    onResult(fetcher.data);
+    if (fetcher.data.ok) setIds("");
+  }, [fetcher.data, onResult]);
+  const isShop = /shop/i.test(ids);
+  return (
+    <Card>
+      <fetcher.Form method="post">
+        <input type="hidden" name="intent" value="import" />
+        <FormLayout>
+          <Text as="h2" variant="headingMd">
+            Import from Taobao
+          </Text>
+          <TextField
+            label="Taobao item ids, item URLs or a shop"
+            name="ids"
+            value={ids}
+            onChange={setIds}
+            multiline={3}
+            autoComplete="off"
+            placeholder="720394001000, https://item.taobao.com/item.htm?id=720394008919 or shop:106512345"
+            helpText="One id, several (separated by commas, spaces or new lines, up to 100), or one shop (shop:<id> or its URL) to import a page of its items. An item imported before is updated."
+          />
+          <FormLayout.Group>
+            <Select label="Target store" name="store_id" options={stores.map((s) => ({ label: s.name, value: s.id }))} value={store} onChange={setStore} />
+            <TextField label="Shop page" name="page" type="number" min={1} value={pageNo} onChange={setPageNo} autoComplete="off" disabled={!isShop} helpText="For a shop: which page of its items (from 1)." />
+          </FormLayout.Group>
+          <InlineStack align="end">
+            <Button submit variant="primary" loading={fetcher.state !== "idle"} disabled={!ids.trim() || !store}>
+              Import
+            </Button>
+          </InlineStack>
+        </FormLayout>
+      </fetcher.Form>
+    </Card>
+  );
+}
+
+export function JobProgress({ job }: { job: Pick<Row, "status" | "progress" | "step" | "attempts" | "maxAttempts" | "error" | "retryAt"> }) {
+  if (job.status === "queued" || job.status === "running") {
+    const waiting = job.status === "queued" && job.error;
+    return (
+      <BlockStack gap="100">
+        <div data-testid="import-progress">
+          <ProgressBar progress={job.progress} size="small" tone="highlight" />
+        </div>
+        <Text as="span" variant="bodySm" tone="subdued">
+          {waiting
+            ? `Retrying (attempt ${job.attempts + 1} of ${job.maxAttempts})${job.retryAt ? ` at ${new Date(job.retryAt).toLocaleTimeString("en")}` : ""}`
+            : job.status === "queued"
+              ? "Queued…"
+              : `${STEP_LABEL[job.step ?? ""] ?? "Working"}… ${job.progress}%`}
+        </Text>
+      </BlockStack>
+    );
+  }
+  if (job.status === "completed") return <ProgressBar progress={100} size="small" tone="success" />;
+  return (
+    <Text as="span" variant="bodySm" tone="critical">
+      Failed at {STEP_LABEL[job.step ?? ""]?.toLowerCase() ?? "an unknown step"}
+    </Text>
+  );
+}
+
+function RetryButton({ job, onResult }: { job: Row; onResult: (r: ActionResult) => void }) {
+  const fetcher = useFetcher<typeof action>({ key: `import-retry:${job.id}` });
+  useEffect(() => {
+    if (fetcher.data) onResult(fetcher.data);
+  }, [fetcher.data, onResult]);
+  return (
+    <Button size="slim" loading={fetcher.state !== "idle"} accessibilityLabel={`Retry ${job.taobaoId}`} onClick={() => fetcher.submit({ intent: "retry", jobId: job.id }, { method: "post", action: "/app/import" })}>
+      Retry
+    </Button>
+  );
+}
+
+function ErrorGroup({ group, onResult }: { group: Data["errors"]["groups"][number]; onResult: (r: ActionResult) => void }) {
+  const fetcher = useFetcher<typeof action>({ key: `import-retry-message:${group.message}` });
+  useEffect(() => {
+    if (fetcher.data) onResult(fetcher.data);
+  }, [fetcher.data, onResult]);
+  return (
+    <div data-testid="import-error-group">
+      <InlineStack align="space-between" blockAlign="center" gap="300" wrap={false}>
+        <InlineStack gap="200" blockAlign="center" wrap={false}>
+          <Badge tone="critical">{String(group.count)}</Badge>
+          <BlockStack gap="050">
+            <Text as="span">{group.message}</Text>
+            <Text as="span" variant="bodySm" tone="subdued">
+              {group.step ? `at ${STEP_LABEL[group.step]?.toLowerCase() ?? group.step}` : ""}
+            </Text>
+          </BlockStack>
+        </InlineStack>
+        <Button size="slim" loading={fetcher.state !== "idle"} accessibilityLabel={`Retry ${group.count} with “${group.message}”`} onClick={() => fetcher.submit({ intent: "retry-message", message: group.message }, { method: "post", action: "/app/import" })}>
+          {`Retry ${group.count}`}
+        </Button>
+      </InlineStack>
+    </div>
+  );
+}

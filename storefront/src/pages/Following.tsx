@@ -1,0 +1,130 @@
+/**
+ * Followed stores (`/following`): 20 a page, newest first (SPEC §9), each with its logo, counts, a
+ * link to the store and the Follow button (unfollowing takes it off the list).
+ */
+import { useEffect } from "react";
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "react-router-dom";
+import { Messages, type Store } from "~/contract";
+import { errorMessage, useApi } from "../lib/api";
+import { useGender } from "../lib/gender";
+import { storesPathFor } from "../lib/gender-routing";
+import { FOLLOWING_LIST_KEY, followingKey, primeToggles } from "../lib/saved";
+import { useSession } from "../lib/session";
+import { storePath } from "../lib/store-path";
+import { useInfiniteScroll } from "../lib/use-infinite-scroll";
+import { FeedFooter, Spinner } from "../components/FeedStatus";
+import { FollowButton } from "../components/FollowButton";
+import { AccountNav, GuestNote, SessionGate } from "../components/AccountNav";
+import "../account.css";
+
+const PAGE = 20;
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function StoreRow({ store }: { store: Store }) {
+  return (
+    <li className="store-row" data-testid="followed-store" data-store-id={store.id}>
+      <Link to={storePath(store)} className="store-row__link">
+        {store.logo_url ? (
+          <img className="store-row__logo" src={store.logo_url} alt="" width={56} height={56} loading="lazy" />
+        ) : (
+          <span className="store-row__logo store-row__logo--empty" aria-hidden="true">
+            {store.name.slice(0, 1)}
+          </span>
+        )}
+        <span className="store-row__text">
+          <span className="store-row__name">{store.name}</span>
+          <span className="store-row__meta">
+            {plural(store.productCount, "product", "products")} · {plural(store.followerCount, "follower", "followers")}
+          </span>
+          {store.description && <span className="store-row__desc">{store.description}</span>}
+        </span>
+      </Link>
+      <FollowButton store={store} small />
+    </li>
+  );
+}
+
+export function Following() {
+  const api = useApi();
+  const { gender } = useGender();
+  const { user } = useSession();
+  const qc = useQueryClient();
+
+  useEffect(() => {
+    document.title = "Following · Fashion Discovery";
+  }, []);
+
+  const follows = useInfiniteQuery({
+    queryKey: FOLLOWING_LIST_KEY,
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam }) => {
+      const page = await api.favoriteStoresList({ query: { cursor: pageParam, limit: PAGE } });
+      primeToggles(
+        qc,
+        page.items.map((i) => followingKey(i.store_id)),
+        true
+      );
+      return page;
+    },
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    enabled: !!user,
+  });
+  const items = follows.data?.pages.flatMap((p) => p.items) ?? [];
+  const loadMore = () => {
+    if (follows.hasNextPage && !follows.isFetchingNextPage) void follows.fetchNextPage();
+  };
+  const sentinel = useInfiniteScroll({ enabled: !!follows.hasNextPage && !follows.isFetching && !follows.isFetchNextPageError, onLoadMore: loadMore });
+
+  return (
+    <section className="page account-page" aria-labelledby="following-heading" data-testid="following-page">
+      <AccountNav />
+      <div className="page__head">
+        <h1 id="following-heading" className="page__title">
+          Following
+        </h1>
+      </div>
+      <GuestNote what="the stores you follow" />
+      <SessionGate>
+        {follows.isPending ? (
+          <Spinner label="Loading the stores you follow…" />
+        ) : follows.isError && items.length === 0 ? (
+          <div className="state state--error" role="alert">
+            <h2 className="state__title">{Messages.FAILED_TO_FETCH_FAVORITE_STORES}</h2>
+            <p className="state__text">{errorMessage(follows.error, "Please try again in a moment.")}</p>
+            <button type="button" className="button" onClick={() => void follows.refetch()}>
+              Retry
+            </button>
+          </div>
+        ) : items.length === 0 ? (
+          <div className="state" data-testid="following-empty">
+            <h2 className="state__title">You are not following any stores yet</h2>
+            <p className="state__text">Follow a store to see its new arrivals in your feed.</p>
+            <Link className="button" to={storesPathFor(gender)}>
+              Browse stores
+            </Link>
+          </div>
+        ) : (
+          <>
+            <ul className="store-list" data-testid="following-list">
+              {items.map((i) => (
+                <StoreRow key={i.store_id} store={i.store} />
+              ))}
+            </ul>
+            <FeedFooter
+              testId="following"
+              sentinelRef={sentinel}
+              loading={follows.isFetchingNextPage}
+              error={follows.isFetchNextPageError ? errorMessage(follows.error, Messages.FAILED_TO_FETCH_FAVORITE_STORES) : null}
+              hasMore={!!follows.hasNextPage}
+              onRetry={() => void follows.fetchNextPage()}
+              onLoadMore={loadMore}
+              loadingLabel="Loading more stores…"
+            />
+          </>
+        )}
+      </SessionGate>
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * My orders (`/account/orders`): 10 at a time, newest first (SPEC §9 "user orders first 10"), then
+ * more with "Show more orders". Each order links to its detail page.
+ */
+import { useEffect } from "react";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Link } from "react-router-dom";
+import { ORDERS_PAGE_SIZE } from "~/contract";
+import { errorMessage, useApi } from "../lib/api";
+import { useSession } from "../lib/session";
+import { formatMoney } from "../lib/products";
+import { ORDERS_KEY, STAGE_LABELS, formatDate, orderPath, tone } from "../lib/orders";
+import { Spinner } from "../components/FeedStatus";
+import { Badge, OrdersNav, SignInFor } from "../components/OrdersNav";
+import { SessionGate } from "../components/AccountNav";
+import "../orders.css";
+
+export function Orders() {
+  const api = useApi();
+  const { user, signedIn } = useSession();
+
+  useEffect(() => {
+    document.title = "Orders · Fashion Discovery";
+  }, []);
+
+  const orders = useInfiniteQuery({
+    queryKey: ORDERS_KEY,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => api.ordersMine({ query: { cursor: pageParam, limit: ORDERS_PAGE_SIZE } }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    enabled: !!user && signedIn,
+  });
+  const items = orders.data?.pages.flatMap((p) => p.items) ?? [];
+
+  return (
+    <section className="page orders-page" aria-labelledby="orders-heading" data-testid="orders-page">
+      <OrdersNav />
+      <div className="page__head">
+        <h1 id="orders-heading" className="page__title">
+          Orders
+        </h1>
+      </div>
+      <SessionGate>
+        {!signedIn ? (
+          <SignInFor what="your orders" />
+        ) : orders.isPending ? (
+          <Spinner label="Loading your orders…" />
+        ) : orders.isError && items.length === 0 ? (
+          <div className="state state--error" role="alert">
+            <h2 className="state__title">Your orders could not be loaded</h2>
+            <p className="state__text">{errorMessage(orders.error)}</p>
+            <button type="button" className="button" onClick={() => void orders.refetch()}>
+              Retry
+            </button>
+          </div>
+        ) : items.length === 0 ? (
+          <div className="state" data-testid="orders-empty">
+            <h2 className="state__title">No orders yet</h2>
+            <p className="state__text">When you buy something, it shows up here with its delivery status.</p>
+            <Link className="button" to="/">
+              Start shopping
+            </Link>
+          </div>
+        ) : (
+          <>
+            <ol className="order-list" data-testid="order-list">
+              {items.map((o) => (
+                <li key={o.id} className="order-card" data-testid="order-card" data-order-id={o.id}>
+                  <Link to={orderPath(o.id)} className="order-card__link" aria-label={`Order ${o.name}, ${STAGE_LABELS[o.stage]}`}>
+                    <div className="order-card__head">
+                      <span className="order-card__name">Order {o.name}</span>
+                      <Badge tone={tone(o.stage)} testId="order-stage">
+                        {STAGE_LABELS[o.stage]}
+                      </Badge>
+                    </div>
+                    <p className="order-card__meta">
+                      {formatDate(o.created_at)} · {o.item_count} {o.item_count === 1 ? "item" : "items"} · {formatMoney(o.total.amount, o.total.currencyCode)}
+                    </p>
+                    <ul className="order-card__thumbs" aria-hidden="true">
+                      {o.items_preview.map((p, i) => (
+                        <li key={i} className="order-thumb">
+                          {p.image_url ? <img src={p.image_url} alt="" width={56} height={72} loading="lazy" /> : <span className="order-thumb__none" />}
+                        </li>
+                      ))}
+                    </ul>
+                  </Link>
+                </li>
+              ))}
+            </ol>
+            <div className="orders-more">
+              {orders.isFetchNextPageError && (
+                <p className="form-error" role="alert">
+                  {errorMessage(orders.error, "More orders could not be loaded.")}
+                </p>
+              )}
+              {orders.hasNextPage && (
+                <button type="button" className="button button--ghost" disabled={orders.isFetchingNextPage} onClick={() => void orders.fetchNextPage()} data-testid="orders-more">
+                  {orders.isFetchingNextPage ? "Loading…" : "Show more orders"}
+                </button>
+              )}
+            </div>
+          </>
+        )}
+      </SessionGate>
+    </section>
+  );
+}

@@ -156,6 +156,8 @@ export const usersEndpoints = {
         cartMoved: z.boolean(),
         /** Assistant conversations moved, with their messages. */
         conversations: z.number(),
+        /** Photo-search entries moved. */
+        visionSearches: z.number(),
       }),
     }),
   }),

@@ -24,7 +24,6 @@ import {
   Modal,
   Page,
   Pagination,
-  ProgressBar,
   Select,
   Tabs,
   Text,
@@ -37,6 +36,7 @@ import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { importErrorGroups, importStoreOptions, retryAllImports, retryImportJob, retryImportPage, retryImportsByMessage, searchImportJobs, submitImport, type JobViewRow } from "~/services/taobao-import/jobs.server";
 import { BarChart } from "~/components/BarChart";
+import { ImportJobProgress as JobProgress, IMPORT_STEP_LABEL as STEP_LABEL } from "~/components/ImportJobProgress";
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 20;
@@ -163,7 +163,6 @@ const STATUS_TABS: { id: ImportJobStatus | "all"; label: string }[] = [
   { id: "failed", label: "Failed" },
 ];
 const STATUS_TONE: Record<ImportJobStatus, "info" | "attention" | "success" | "critical"> = { queued: "info", running: "attention", completed: "success", failed: "critical" };
-const STEP_LABEL: Record<string, string> = { fetch: "Fetching the item", map: "Mapping", images: "Processing images", translate: "Translating", create: "Creating the product", propose: "Proposing variant images" };
 const isActive = (r: Row) => r.status === "queued" || r.status === "running";
 
 export default function ImportPage() {
@@ -458,32 +457,6 @@ function ImportForm({ stores, onResult }: { stores: { id: string; name: string }
         </FormLayout>
       </fetcher.Form>
     </Card>
-  );
-}
-
-export function JobProgress({ job }: { job: Pick<Row, "status" | "progress" | "step" | "attempts" | "maxAttempts" | "error" | "retryAt"> }) {
-  if (job.status === "queued" || job.status === "running") {
-    const waiting = job.status === "queued" && job.error;
-    return (
-      <BlockStack gap="100">
-        <div data-testid="import-progress">
-          <ProgressBar progress={job.progress} size="small" tone="highlight" />
-        </div>
-        <Text as="span" variant="bodySm" tone="subdued">
-          {waiting
-            ? `Retrying (attempt ${job.attempts + 1} of ${job.maxAttempts})${job.retryAt ? ` at ${new Date(job.retryAt).toLocaleTimeString("en")}` : ""}`
-            : job.status === "queued"
-              ? "Queued…"
-              : `${STEP_LABEL[job.step ?? ""] ?? "Working"}… ${job.progress}%`}
-        </Text>
-      </BlockStack>
-    );
-  }
-  if (job.status === "completed") return <ProgressBar progress={100} size="small" tone="success" />;
-  return (
-    <Text as="span" variant="bodySm" tone="critical">
-      Failed at {STEP_LABEL[job.step ?? ""]?.toLowerCase() ?? "an unknown step"}
-    </Text>
   );
 }
 

@@ -12,7 +12,7 @@ import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { staffError } from "~/lib/staff-errors";
 import { getImportJob, retryImportJob } from "~/services/taobao-import/jobs.server";
-import { JobProgress } from "./app.import";
+import { ImportJobProgress as JobProgress } from "~/components/ImportJobProgress";
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

@@ -264,6 +264,7 @@ const PRODUCT_WRITES = [
   "deleteOptionValue",
   "reorderMedia",
   "addProductImage",
+  "setVariantImage",
   "publishProduct",
   "unpublishProduct",
 ] as const;

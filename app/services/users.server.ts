@@ -136,6 +136,8 @@ export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guest
     const collections = (await tx.userCollection.updateMany({ where: from, data: to })).count;
     // Assistant conversations (with their messages) keep their history in the account.
     const conversations = (await tx.conversation.updateMany({ where: from, data: to })).count;
+    // Photo searches (a guest's temporary entry, a lead's kept ones) join the account's history.
+    const visionSearches = (await tx.visionSearchEntry.updateMany({ where: from, data: to })).count;
     const clones = (await tx.clone.updateMany({ where: from, data: to })).count;
     // What hangs off the moved clones goes with them (deleting the guest would cascade it away).
     await tx.cloneTrainingJob.updateMany({ where: from, data: to });
@@ -174,7 +176,7 @@ export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guest
       cartMoved = true;
     }
     await tx.user.delete({ where: { id: guest.id } });
-    return { savedProducts, favoriteStores, tryOns, savedTryOns, collections, clones, notificationRequests, orders, cartMoved, conversations };
+    return { savedProducts, favoriteStores, tryOns, savedTryOns, collections, clones, notificationRequests, orders, cartMoved, conversations, visionSearches };
   });
 }
 

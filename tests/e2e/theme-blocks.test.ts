@@ -214,6 +214,9 @@ describe("theme app blocks (Chromium, theme preview, demo data)", () => {
     expect(review).toMatchObject({ rating: 4, title: "Soft and true to size", body: reviewText, status: "pending" });
     expect(review.images).toHaveLength(1);
     await expect.poll(() => reviews.getAttribute("data-form")).toBe("posted");
+    // One review per visit: the write button stays hidden; "Show more" only when there are more.
+    expect(await reviews.locator(".fd-reviews__write").isVisible()).toBe(false);
+    expect(await reviews.locator(".fd-reviews__more").isVisible()).toBe(Number(await reviews.getAttribute("data-total")) > Number(await reviews.getAttribute("data-count")));
     expect(await reviews.locator(".fd-reviews__thanks").textContent()).toContain("once it has been checked");
     await reviews.scrollIntoViewIfNeeded();
 
@@ -285,6 +288,9 @@ describe("theme app blocks (Chromium, theme preview, demo data)", () => {
     expect(await block.locator(".fd-card").count()).toBe(json.results.length);
     expect(await block.locator(".fd-photo-search__status").textContent()).toBe(`${json.results.length} similar products`);
     await block.scrollIntoViewIfNeeded();
+    // The cards' images load (the app's /uploads/ files through the App Proxy redirect).
+    const firstImage = block.locator(".fd-card img").first();
+    await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await firstImage.elementHandle(), { timeout: 15_000 });
     await screenshot(page, "theme-blocks-photo-search");
   });
 

@@ -345,7 +345,7 @@ describe("merge guest into account", () => {
 
     const res = await call("POST", "/users/merge-guest-into-me", { token: u.token, body: { guestToken: g.token } });
     expect(res.status).toBe(200);
-    expect(res.body.merged).toEqual({ savedProducts: 1, favoriteStores: 1, tryOns: 0, savedTryOns: 0, collections: 0, clones: 0, notificationRequests: 0, orders: 0, cartMoved: false, conversations: 0 });
+    expect(res.body.merged).toEqual({ savedProducts: 1, favoriteStores: 1, tryOns: 0, savedTryOns: 0, collections: 0, clones: 0, notificationRequests: 0, orders: 0, cartMoved: false, conversations: 0, visionSearches: 0 });
 
     const saved = await db.savedProduct.findMany({ where: { user_id: u.user.id }, orderBy: { product_id: "asc" } });
     expect(saved.map((s) => s.product_id)).toEqual(products.map((p) => p.id).sort());
@@ -369,10 +369,12 @@ describe("merge guest into account", () => {
     const tryOn = await db.tryOn.create({ data: { user_id: g.user.id, clone_id: clone.id, product_id: products[0].id, input_hash: "h1" } });
     await db.savedTryOn.create({ data: { user_id: g.user.id, tryon_id: tryOn.id } });
     await db.userCollection.create({ data: { user_id: g.user.id, name: "Wishlist" } });
+    const photoSearch = await db.visionSearchEntry.create({ data: { user_id: g.user.id, image_url: "/uploads/images/guest-photo.jpg", is_temporary: true } });
 
     const res = await call("POST", "/users/merge-guest-into-me", { token: u.token, body: { guestToken: g.token } });
     expect(res.status).toBe(200);
-    expect(res.body.merged).toEqual({ savedProducts: 0, favoriteStores: 0, tryOns: 1, savedTryOns: 1, collections: 1, clones: 1, notificationRequests: 0, orders: 0, cartMoved: false, conversations: 0 });
+    expect(res.body.merged).toEqual({ savedProducts: 0, favoriteStores: 0, tryOns: 1, savedTryOns: 1, collections: 1, clones: 1, notificationRequests: 0, orders: 0, cartMoved: false, conversations: 0, visionSearches: 1 });
+    expect((await db.visionSearchEntry.findUniqueOrThrow({ where: { id: photoSearch.id } })).user_id).toBe(u.user.id);
     expect((await db.clone.findUniqueOrThrow({ where: { id: clone.id } })).user_id).toBe(u.user.id);
     expect((await db.tryOn.findUniqueOrThrow({ where: { id: tryOn.id } })).user_id).toBe(u.user.id);
     expect(await db.savedTryOn.count({ where: { user_id: u.user.id, tryon_id: tryOn.id } })).toBe(1);

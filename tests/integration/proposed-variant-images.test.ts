@@ -591,3 +591,49 @@ describe("POST /uploaded-images/proposed-variant-images/taobao/{id}", () => {
     expect((await fromTaobao("undefined")).body.error.message).toBe("No product ID provided");
   });
 });
+
+describe("with the shipped local Taobao catalogue (engineer G's local source)", () => {
+  it("proposes the rendered swatch of every SKU that has one", async () => {
+    const { createLocalTaobao } = await import("../../app/providers/taobao/local.server");
+    const { parseTaobaoItem } = await import("../../app/providers/taobao/port");
+    const local = createLocalTaobao();
+    const broken = new Set(Object.keys((local.catalogue as { broken?: Record<string, unknown> }).broken ?? {}));
+    const item = local.catalogue.items
+      .filter((raw) => !broken.has(String(raw.num_iid)))
+      .map((raw) => parseTaobaoItem(structuredClone(raw)))
+      .find((it) => it.skus.length >= 2 && it.skuProperties.some((p) => p.values.some((v) => v.imageUrl)))!;
+    expect(item).toBeTruthy();
+    const db = app.database.db;
+    const productId = pgid(9190);
+    await db.product.create({
+      data: {
+        id: productId,
+        title: "Imported demo item",
+        handle: "imported-demo-item-9190",
+        companion: { create: { taobao_id: item.id, taobao_title: item.title } },
+        variants: {
+          create: item.skus.map((s, i) => ({
+            id: vgid(9190, i),
+            title: s.values.map((v) => v.value).join(" / ") || "Default Title",
+            price: 10,
+            position: i,
+            taobao_sku_id: s.id,
+            selectedOptions: s.values.map((v) => ({ name: v.property, value: v.value })),
+          })),
+        },
+      },
+    });
+    const saved = app.ctx.taobao;
+    app.ctx.taobao = local;
+    try {
+      const r = await call("POST", `/uploaded-images/proposed-variant-images/taobao/${item.id}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const withImage = item.skus.filter((s) => s.values.some((v) => item.skuProperties.find((p) => p.pid === v.pid)?.values.find((x) => x.vid === v.vid)?.imageUrl));
+      expect(r.body.created).toHaveLength(withImage.length);
+      for (const p of r.body.created) expect(fs.existsSync(storedPath(p.proposed_image_url))).toBe(true);
+      expect(r.body.skipped).toHaveLength(item.skus.length - withImage.length);
+    } finally {
+      app.ctx.taobao = saved;
+    }
+  });
+});

@@ -29,12 +29,14 @@ export function createLocalTaobao(opts: LocalTaobaoOptions = {}): TaobaoSourcePo
   const rendered = new Map<string, Promise<Buffer>>();
   const flakyCalls = new Map<string, number>();
 
-  const render = (url: string, spec: Extract<TaobaoDemoImage, { kind: "garment" | "chart" }>) => {
-    let p = rendered.get(url);
+  // Keyed by what is drawn: the same render under two URLs is drawn once.
+  const render = (spec: Extract<TaobaoDemoImage, { kind: "garment" | "chart" }>) => {
+    const key = JSON.stringify(spec);
+    let p = rendered.get(key);
     if (!p) {
       p = renderTaobaoDemoImage(spec);
-      p.catch(() => rendered.delete(url));
-      rendered.set(url, p);
+      p.catch(() => rendered.delete(key));
+      rendered.set(key, p);
       if (rendered.size > CACHE_MAX) rendered.delete(rendered.keys().next().value!);
     }
     return p;
@@ -84,10 +86,10 @@ export function createLocalTaobao(opts: LocalTaobaoOptions = {}): TaobaoSourcePo
           const n = (flakyCalls.get(url) ?? 0) + 1;
           flakyCalls.set(url, n);
           if (n <= spec.failures) throw new TaobaoSourceError("image_failed", "An image of the item could not be downloaded (HTTP 503)", { status: 503, retryable: true, detail: url });
-          return { bytes: new Uint8Array(await render(url, spec.image)), contentType: "image/jpeg" };
+          return { bytes: new Uint8Array(await render(spec.image)), contentType: "image/jpeg" };
         }
         default:
-          return { bytes: new Uint8Array(await render(url, spec)), contentType: "image/jpeg" };
+          return { bytes: new Uint8Array(await render(spec)), contentType: "image/jpeg" };
       }
     },
   };

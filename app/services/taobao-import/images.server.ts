@@ -54,34 +54,53 @@ export function imageProblem(e: unknown): TaobaoSourceError {
   return new TaobaoSourceError("image_failed", `An image of the item could not be downloaded (${e instanceof Error ? e.message : String(e)})`, { retryable: true });
 }
 
-async function normalise(bytes: Uint8Array, declared: string, withColour: boolean) {
+/** Checks the bytes are an image the import can use; throws `not_an_image` otherwise. */
+function checkKind(bytes: Uint8Array, declared: string) {
   const kind = sniffType(bytes);
   if (!kind || kind === "video") {
     const what = declared ? declared.split(";")[0].trim() : "unknown content";
     throw new TaobaoSourceError("not_an_image", `An image of the item is not an image (${what || "unknown content"})`, { retryable: false });
   }
   if (bytes.byteLength > MAX_BYTES) throw new TaobaoSourceError("not_an_image", `An image of the item is larger than ${MAX_BYTES / 1024 / 1024} MB`, { retryable: false });
+  return kind;
+}
+
+const damaged = (kind: string) => new TaobaoSourceError("not_an_image", `An image of the item could not be read (a damaged ${kind.toUpperCase()} file)`, { retryable: false });
+
+/** Dominant garment colour, from a small decode of the source (JPEG shrink-on-load keeps it cheap). */
+async function colourOf(bytes: Uint8Array): Promise<{ hex: string | null; name: string | null }> {
+  const small = await sharp(bytes, { limitInputPixels: 40_000_000 }).rotate().resize(48, 64, { fit: "inside" }).flatten({ background: "#ffffff" }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const top = dominantColours(new Uint8Array(small.data), small.info.width, small.info.height)[0];
+  if (!top) return { hex: null, name: null };
+  const lab = hexToLab(top.hex);
+  return { hex: top.hex, name: lab ? colourName(lab) : top.name };
+}
+
+/** The stored JPEG's size, from the source's header (no decode): the longer side capped at MAX_SIDE. */
+async function outputSize(bytes: Uint8Array): Promise<{ width: number; height: number }> {
+  const m = await sharp(bytes).metadata();
+  let w = m.width ?? 0;
+  let h = m.height ?? 0;
+  if (!w || !h) throw new Error("no size");
+  if ((m.orientation ?? 1) >= 5) [w, h] = [h, w];
+  const scale = Math.min(1, MAX_SIDE / Math.max(w, h));
+  return { width: Math.round(w * scale), height: Math.round(h * scale) };
+}
+
+async function normalise(bytes: Uint8Array, declared: string, opts: { withColour: boolean; encode: boolean }) {
+  const kind = checkKind(bytes, declared);
   try {
+    const colour = opts.withColour ? await colourOf(bytes) : { hex: null, name: null };
+    if (!opts.encode) return { jpeg: null, ...(await outputSize(bytes)), ...colour };
     const { data, info } = await sharp(bytes, { limitInputPixels: 40_000_000 })
       .rotate()
       .resize(MAX_SIDE, MAX_SIDE, { fit: "inside", withoutEnlargement: true })
       .flatten({ background: "#ffffff" })
       .jpeg({ quality: 85 })
       .toBuffer({ resolveWithObject: true });
-    let hex: string | null = null;
-    let name: string | null = null;
-    if (withColour) {
-      const small = await sharp(data).resize(48, 64, { fit: "inside" }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      const top = dominantColours(new Uint8Array(small.data), small.info.width, small.info.height)[0];
-      if (top) {
-        hex = top.hex;
-        const lab = hexToLab(top.hex);
-        name = lab ? colourName(lab) : top.name;
-      }
-    }
-    return { jpeg: data, width: info.width, height: info.height, hex, name };
+    return { jpeg: data, width: info.width, height: info.height, ...colour };
   } catch {
-    throw new TaobaoSourceError("not_an_image", `An image of the item could not be read (a damaged ${kind.toUpperCase()} file)`, { retryable: false });
+    throw damaged(kind);
   }
 }
 
@@ -96,7 +115,12 @@ async function exists(storage: StoragePort, key: string): Promise<boolean> {
 export async function storeImages(
   deps: { taobao: TaobaoSourcePort; storage: StoragePort },
   wanted: { url: string; role: ImageRole }[],
-  opts: { concurrency?: number; onProgress?: (done: number, total: number) => Promise<void> | void } = {},
+  opts: {
+    concurrency?: number;
+    onProgress?: (done: number, total: number) => Promise<void> | void;
+    /** Clean-up of what this run stored when it fails; default: remove those files. The import passes one that keeps files another product already uses. */
+    onFailure?: (createdKeys: string[]) => Promise<void>;
+  } = {},
 ): Promise<ImageRun> {
   // One entry per URL; the strongest role wins (main > sku > detail).
   const rank: Record<ImageRole, number> = { main: 3, sku: 2, detail: 1 };
@@ -124,9 +148,11 @@ export async function storeImages(
     if (stored) run.duplicates++;
     else {
       stored = (async () => {
-        const img = await normalise(fetched.bytes, fetched.contentType, role !== "detail");
         const key = `${TAOBAO_IMAGE_PREFIX}/${sha256.slice(0, 40)}.jpg`;
-        if (!(await exists(deps.storage, key))) {
+        // Stored before (the same picture in another item, or a re-import): checked and measured, not encoded again.
+        const known = await exists(deps.storage, key);
+        const img = await normalise(fetched.bytes, fetched.contentType, { withColour: role !== "detail", encode: !known });
+        if (img.jpeg) {
           await deps.storage.put(key, img.jpeg, "image/jpeg");
           run.created.push(key);
         }
@@ -158,7 +184,7 @@ export async function storeImages(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, list.length)) }, worker));
   if (failure) {
     // Whatever this run wrote is removed: nothing half-imported stays in storage.
-    await removeStored(deps.storage, run.created);
+    await (opts.onFailure ? opts.onFailure(run.created) : removeStored(deps.storage, run.created));
     throw failure;
   }
   return run;

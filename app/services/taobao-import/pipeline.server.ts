@@ -161,7 +161,7 @@ export async function runImportPipeline(
     images = await storeImages(
       ctx,
       [...item.images.map((url) => ({ url, role: "main" as const })), ...skuImageUrls.map((url) => ({ url, role: "sku" as const })), ...item.detailImages.map((url) => ({ url, role: "detail" as const }))],
-      { concurrency: opts.imageConcurrency ?? 4, onProgress: (done, total) => report.step("images", total ? done / total : 1) },
+      { concurrency: opts.imageConcurrency ?? 4, onProgress: (done, total) => report.step("images", total ? done / total : 1), onFailure: (keys) => removeUnreferenced(ctx, keys) },
     );
     for (const s of images.skipped) notes.push(`Detail image left out: ${s.reason}`);
     const main = images.byUrl.get(item.images[0]) ?? null;

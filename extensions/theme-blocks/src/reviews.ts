@@ -204,7 +204,10 @@ function mount(root: HTMLElement): void {
       const v = Number(new FormData(f).get("rating") ?? 0);
       labels.forEach((l, i) => l.classList.toggle("is-on", i < v));
     };
-    stars.addEventListener("change", paint);
+    stars.addEventListener("change", () => {
+      paint();
+      formError.textContent = "";
+    });
     ratingSet.append(stars);
 
     const titleField = el("label", "fd-reviews__field");
@@ -221,19 +224,24 @@ function mount(root: HTMLElement): void {
     textarea.maxLength = 5000;
     textarea.required = true;
     textField.append(el("span", undefined, t("text", "Your review")), textarea);
+    textarea.addEventListener("input", () => {
+      formError.textContent = "";
+    });
     f.append(ratingSet, titleField, textField);
 
     // Photos: chosen files, shown as thumbnails, compressed and uploaded on submit.
     const photos: File[] = [];
     const photoList = el("ul", "fd-reviews__photo-list");
     if (maxPhotos > 0) {
-      const photoField = el("label", "fd-reviews__field");
-      const fileInput = el("input");
+      const photoField = el("div", "fd-reviews__field");
+      const pick = el("label", "fd-button fd-reviews__add-photo");
+      const fileInput = el("input", "fd-visually-hidden");
       fileInput.type = "file";
       fileInput.name = "photos";
       fileInput.accept = "image/jpeg,image/png,image/webp";
       fileInput.multiple = true;
-      photoField.append(el("span", undefined, interpolate(t("photos", "Photos (optional, up to {max})"), { max: maxPhotos })), fileInput);
+      pick.append(el("span", undefined, t("addPhotos", "Add photos")), fileInput);
+      photoField.append(el("span", undefined, interpolate(t("photos", "Photos (optional, up to {max})"), { max: maxPhotos })), pick);
       const renderPhotos = () => {
         photoList.replaceChildren(
           ...photos.map((file, i) => {

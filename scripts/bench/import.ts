@@ -116,5 +116,5 @@ export async function runImportBenchmark(opts: ImportBenchOptions): Promise<void
   }
   opts.log("");
   printTable(["workers", "imported", "wall s", "items/min", "p50 s/item", "p95 s/item", "CPU s (this process)", "peak RSS", "peak heap"], rows);
-  opts.log("(per-item times overlap when workers run together; each item already processes 4 images at a time, so one worker keeps both cores of a 2-core machine busy: more workers mostly add contention there, and pay off with more cores or workers in separate processes)");
+  opts.log("(per-item times overlap when workers run together; CPU s ÷ wall s = the cores this process used; each item already processes 4 images at a time, so on 2 cores more than 2 workers mostly add contention)");
 }

@@ -23,7 +23,6 @@ import { CommerceError, type ProductInput, type ProductSnapshot } from "~/provid
 import { slugify } from "~/providers/commerce/local.server";
 import { TaobaoSourceError, type TaobaoItem } from "~/providers/taobao/port";
 import { createTranslator, type TaobaoTranslator } from "~/providers/taobao/translator.server";
-import { listWords } from "~/providers/taobao/translate";
 import { withMaterialBlock } from "~/services/companion.server";
 import { deleteProductFromReadModel, upsertProductSnapshot } from "~/services/product-read-model.server";
 import { assembleProduct, ImportInputError, mapItem, MAX_IMAGES, type MappedItem, type StoreConventions } from "./mapping.server";
@@ -392,4 +391,3 @@ async function proposeVariantImages(db: Db, productId: string, variants: { sku: 
   return data.length;
 }
 
-export const describeColours = (names: string[]) => listWords(names);

@@ -7,7 +7,7 @@ import { Messages } from "~/contract/messages";
 import { DEFAULT_ADMIN_PERMISSIONS, type Permission } from "~/contract/permissions";
 import { ApiError, badRequest, conflict, forbidden, notFound } from "~/api/errors.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
-import { issueToken, resolveToken, revokeToken } from "./tokens.server";
+import { hashToken, issueToken, resolveToken, revokeToken } from "./tokens.server";
 import { staffInvitationEmail, type OutgoingEmail } from "./email.server";
 
 export const DEMO_EMAIL_DOMAIN = "@demo.local";
@@ -97,9 +97,23 @@ export async function deleteMe({ db }: IdentityDeps, caller: User): Promise<void
   await db.user.delete({ where: { id: caller.id } });
 }
 
-export async function changePassword({ db }: IdentityDeps, caller: User, input: { old_password: string; new_password: string }): Promise<void> {
+/**
+ * Changes the password and ends the account's other sessions (whoever knew the old password is
+ * signed out); the session making the change stays signed in.
+ */
+export async function changePassword(
+  { db }: IdentityDeps,
+  caller: User,
+  input: { old_password: string; new_password: string },
+  currentToken: string | null,
+): Promise<void> {
   if (!(await verifyPassword(caller.password_hash, input.old_password))) throw badRequest(Messages.WRONG_OLD_PASSWORD);
-  await db.user.update({ where: { id: caller.id }, data: { password_hash: await hashPassword(input.new_password) } });
+  const hash = await hashPassword(input.new_password);
+  const keep = currentToken ? hashToken(currentToken) : null;
+  await db.$transaction([
+    db.user.update({ where: { id: caller.id }, data: { password_hash: hash } }),
+    db.authToken.deleteMany({ where: { user_id: caller.id, ...(keep ? { token_hash: { not: keep } } : {}) } }),
+  ]);
 }
 
 /**

@@ -2,10 +2,12 @@
  * The shopper's own screens in Chromium against the real server with demo data: the Save heart
  * (optimistic, rolled back on a failure, sign-in prompt on a 401) and the Saved page; following a
  * store and the Following page; a collection created, filled from a product page, emptied, renamed
- * and deleted; the Account page's interests (which set the gender preference).
+ * and deleted; the Account page's interests (which set the gender preference). Then, each as a
+ * shopper registered through the API for that test (not the demo shopper): the profile edited and
+ * kept, the password changed (wrong current password first), signing out, and deleting the account.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import type { Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, screenshot } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
@@ -24,10 +26,10 @@ async function api<T>(path: string): Promise<T> {
 
 const productUrl = (p: Card) => `${base}/products/${p.id.split("/").pop()}/${p.handle}`;
 
-async function signIn(page: Page) {
+async function signIn(page: Page, email = "shopper@demo.local", password = "demo-password") {
   await page.goto(`${base}/login`);
-  await page.getByLabel("Email").fill("shopper@demo.local");
-  await page.getByLabel("Password").fill("demo-password");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("button", { name: "Sign out" }).first().waitFor({ timeout: 20_000 });
 }
@@ -250,5 +252,284 @@ describe("account screens (Chromium, demo data)", () => {
     await page.getByTestId("interests-form").getByLabel("Womenswear", { exact: true }).check();
     await page.getByTestId("interests-form").getByTestId("interests-save").click();
     await page.getByTestId("interests-form").getByText("Interests saved").waitFor({ timeout: 20_000 });
+  });
+});
+
+interface Shopper {
+  id: string;
+  email: string;
+  password: string;
+  /** The token the registration answered (a session of its own, apart from the browser's). */
+  token: string;
+}
+
+/** A new shopper with a password account, registered through the API (unique email per call). */
+async function registerShopper(label: string): Promise<Shopper> {
+  const email = `e2e-${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const password = "first-password-1";
+  const res = await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
+  const { user, token } = (await res.json()) as { user: { id: string; auth_provider: string; email: string }; token: string };
+  expect(user).toMatchObject({ auth_provider: "password", email });
+  return { id: user.id, email, password, token };
+}
+
+/** GET /api/users/me with a bearer token: its status and error code (if any). */
+async function meWithToken(token: string): Promise<{ status: number; code?: string }> {
+  const res = await fetch(`${base}/api/users/me`, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { error?: { code: string } };
+  return { status: res.status, code: body.error?.code };
+}
+
+/** The browser's session token (the httpOnly `fd_session` cookie). */
+async function browserToken(context: BrowserContext): Promise<string> {
+  const cookie = (await context.cookies(base)).find((c) => c.name === "fd_session");
+  expect(cookie?.value).toBeTruthy();
+  return decodeURIComponent(cookie!.value);
+}
+
+const HOME_PATHS = ["/", "/womens", "/mens"];
+
+/** Signed out: the header offers Sign in (no Sign out), and the browser is a new, anonymous guest. */
+async function expectSignedOut(page: Page, email: string) {
+  await page.locator("a.account__signin").waitFor({ timeout: 20_000 });
+  expect(await page.getByRole("button", { name: "Sign out" }).count()).toBe(0);
+  expect(await page.locator(".account__email").count()).toBe(0);
+  const me = await page.evaluate(async () => {
+    const r = await fetch("/api/users/me");
+    return { status: r.status, body: (await r.json()) as { auth_provider: string; email: string | null } };
+  });
+  expect(me.status).toBe(200);
+  expect(me.body.auth_provider).toBe("guest");
+  expect(me.body.email).not.toBe(email);
+}
+
+describe("account settings as a newly registered shopper (Chromium)", () => {
+  let browser: Browser;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const b = await launchBrowser();
+    browser = b.browser;
+    close = b.close;
+  });
+  afterAll(() => close?.());
+
+  /** A separate browser session (own cookies and storage), set up as launchBrowser sets its own. */
+  async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.route(/cdn\.shopify\.com/, (route) => route.abort());
+    return { context, page: await context.newPage() };
+  }
+
+  it("edits first name, last name and phone; they are kept after a reload; fields are capped and can be cleared", async () => {
+    const shopper = await registerShopper("profile");
+    const { context, page } = await freshPage();
+    try {
+      await signIn(page, shopper.email, shopper.password);
+      await page.goto(`${base}/account`);
+      const form = page.getByTestId("profile-form");
+      await form.waitFor({ timeout: 20_000 });
+      await form.getByText(`Email: ${shopper.email}`).waitFor();
+      const first = form.getByLabel("First name");
+      const last = form.getByLabel("Last name");
+      const phone = form.getByLabel("Phone");
+      expect([await first.inputValue(), await last.inputValue(), await phone.inputValue()]).toEqual(["", "", ""]);
+
+      await first.fill("  Ada ");
+      await last.fill("Lovelace");
+      await phone.fill("+44 20 7946 0958");
+      const [patch] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith("/api/users/me") && r.request().method() === "PATCH"),
+        form.getByRole("button", { name: "Save profile" }).click(),
+      ]);
+      expect(patch.status()).toBe(200);
+      await form.getByText("Profile saved").waitFor({ timeout: 20_000 });
+      await screenshot(page, "account-profile-saved");
+      // Editing again hides the confirmation
+      await last.fill("Lovelace-King");
+      expect(await form.getByText("Profile saved").count()).toBe(0);
+      await last.fill("Lovelace");
+
+      await page.reload();
+      await form.waitFor({ timeout: 20_000 });
+      expect(await first.inputValue()).toBe("Ada");
+      expect(await last.inputValue()).toBe("Lovelace");
+      expect(await phone.inputValue()).toBe("+44 20 7946 0958");
+      const me = await (await fetch(`${base}/api/users/me`, { headers: { authorization: `Bearer ${shopper.token}` } })).json();
+      expect(me).toMatchObject({ id: shopper.id, first_name: "Ada", last_name: "Lovelace", phone_number: "+44 20 7946 0958" });
+
+      // The only checks the form makes are length caps (as the API's): a longer phone is cut to 30
+      // characters, so the API's "too long" error cannot be reached from the page.
+      await phone.fill("1".repeat(40));
+      expect(await phone.inputValue()).toBe("1".repeat(30));
+      // An emptied field is saved as empty (null), and stays empty after a reload
+      await phone.fill("");
+      await form.getByRole("button", { name: "Save profile" }).click();
+      await form.getByText("Profile saved").waitFor({ timeout: 20_000 });
+      await page.reload();
+      await form.waitFor({ timeout: 20_000 });
+      expect(await phone.inputValue()).toBe("");
+      expect(await first.inputValue()).toBe("Ada");
+      const after = await page.evaluate(async () => (await fetch("/api/users/me")).json());
+      expect(after).toMatchObject({ id: shopper.id, first_name: "Ada", last_name: "Lovelace", phone_number: null });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("changes the password: the repeat is checked, a wrong current password shows the server's message, and the new password signs in", async () => {
+    const shopper = await registerShopper("password");
+    const newPassword = "second-password-2";
+    const { context, page } = await freshPage();
+    try {
+      await signIn(page, shopper.email, shopper.password);
+      await page.goto(`${base}/account`);
+      const form = page.getByTestId("password-form");
+      await form.waitFor({ timeout: 20_000 });
+      const current = form.getByLabel("Current password");
+      const next = form.getByLabel("New password", { exact: true });
+      const repeat = form.getByLabel("Repeat the new password");
+      const submit = form.getByRole("button", { name: "Change password" });
+      const alert = form.getByRole("alert");
+
+      // Checked on the page: the new passwords must match (nothing is sent)
+      let sent = 0;
+      page.on("request", (r) => {
+        if (r.url().endsWith("/api/users/change-password")) sent++;
+      });
+      await current.fill(shopper.password);
+      await next.fill(newPassword);
+      await repeat.fill("something-else-3");
+      await submit.click();
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe("The new passwords do not match.");
+      expect(sent).toBe(0);
+
+      // A wrong current password: the server's message
+      await current.fill("not-my-password");
+      await repeat.fill(newPassword);
+      const [wrong] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api/users/change-password")), submit.click()]);
+      expect(wrong.status()).toBe(400);
+      await alert.filter({ hasText: "The current password is incorrect" }).waitFor({ timeout: 20_000 });
+      expect(await alert.textContent()).toBe("The current password is incorrect");
+      await screenshot(page, "account-password-wrong");
+      // Still signed in after the failure
+      expect(await page.getByTestId("account-signout").isVisible()).toBe(true);
+
+      // The right one
+      await current.fill(shopper.password);
+      const [ok] = await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api/users/change-password")), submit.click()]);
+      expect(ok.status()).toBe(200);
+      await form.getByText("Password changed").waitFor({ timeout: 20_000 });
+      expect(await alert.count()).toBe(0);
+      expect([await current.inputValue(), await next.inputValue(), await repeat.inputValue()]).toEqual(["", "", ""]);
+
+      // Sign out, then the old password no longer signs in on the login page, and the new one does
+      await page.getByTestId("account-signout").click();
+      await page.waitForURL((u) => HOME_PATHS.includes(u.pathname), { timeout: 20_000 });
+      await expectSignedOut(page, shopper.email);
+      await page.goto(`${base}/login`);
+      await page.getByLabel("Email").fill(shopper.email);
+      await page.getByLabel("Password").fill(shopper.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").filter({ hasText: "Email or password is incorrect" }).waitFor({ timeout: 20_000 });
+      await signIn(page, shopper.email, newPassword);
+      await page.waitForURL((u) => HOME_PATHS.includes(u.pathname));
+      expect(await page.locator(".account__email").textContent()).toBe(shopper.email);
+      const me = await page.evaluate(async () => (await fetch("/api/users/me")).json());
+      expect(me).toMatchObject({ id: shopper.id, auth_provider: "password" });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("signs out from the Account page: the signed-out header, a guest's Account page, and the old session no longer works", async () => {
+    const shopper = await registerShopper("signout");
+    const { context, page } = await freshPage();
+    try {
+      await signIn(page, shopper.email, shopper.password);
+      await page.goto(`${base}/account`);
+      const signOut = page.getByTestId("account-signout");
+      await signOut.waitFor({ timeout: 20_000 });
+      const token = await browserToken(context);
+      expect((await meWithToken(token)).status).toBe(200);
+
+      await signOut.click();
+      await page.waitForURL((u) => HOME_PATHS.includes(u.pathname), { timeout: 20_000 });
+      await expectSignedOut(page, shopper.email);
+      await screenshot(page, "account-signed-out");
+      // The signed-in session was revoked; the browser holds a new guest's session instead
+      expect(await meWithToken(token)).toEqual({ status: 401, code: "unauthenticated" });
+      expect(await browserToken(context)).not.toBe(token);
+      // The registration's own session is untouched (signing out ends this browser's session only)
+      expect((await meWithToken(shopper.token)).status).toBe(200);
+
+      // The Account page is now a guest's: a sign-in note, no password or sign-out
+      await page.goto(`${base}/account`);
+      await page.getByTestId("guest-note").waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId("password-form").count()).toBe(0);
+      expect(await page.getByTestId("account-signout").count()).toBe(0);
+      expect(await page.getByTestId("account-delete").textContent()).toBe("Delete my guest data");
+      expect(await page.getByTestId("profile-form").textContent()).not.toContain(shopper.email);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("deletes the account after its confirmation dialog; its tokens then get 401", async () => {
+    const shopper = await registerShopper("delete");
+    const { context, page } = await freshPage();
+    try {
+      await signIn(page, shopper.email, shopper.password);
+      await page.goto(`${base}/account`);
+      const del = page.getByTestId("account-delete");
+      await del.waitFor({ timeout: 20_000 });
+      expect(await del.textContent()).toBe("Delete account");
+      const token = await browserToken(context);
+
+      // Cancel keeps the account
+      await del.click();
+      const dialog = page.getByTestId("account-delete-dialog");
+      await dialog.waitFor();
+      expect(await dialog.getAttribute("role")).toBe("alertdialog");
+      expect(await dialog.getByRole("heading").textContent()).toBe("Delete your account?");
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+      expect((await meWithToken(shopper.token)).status).toBe(200);
+
+      // Escape closes it too
+      await del.click();
+      await dialog.waitFor();
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+
+      await del.click();
+      await dialog.waitFor();
+      await screenshot(page, "account-delete-dialog");
+      const [res] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith("/api/users/me") && r.request().method() === "DELETE"),
+        page.getByTestId("account-delete-dialog-confirm").click(),
+      ]);
+      expect(res.status()).toBe(200);
+      await page.waitForURL((u) => HOME_PATHS.includes(u.pathname), { timeout: 20_000 });
+      await expectSignedOut(page, shopper.email);
+
+      // Every token of the deleted account gets 401, and its password no longer signs in
+      expect(await meWithToken(shopper.token)).toEqual({ status: 401, code: "unauthenticated" });
+      expect(await meWithToken(token)).toEqual({ status: 401, code: "unauthenticated" });
+      const login = await fetch(`${base}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: shopper.email, password: shopper.password }),
+      });
+      expect(login.status).toBe(401);
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -298,6 +298,9 @@ describe("profile", () => {
 describe("change password", () => {
   it("checks the old password, then only the new one logs in", async () => {
     const u = await registered();
+    // A second session of the same account (another device).
+    const other = await call("POST", "/auth/login", { body: { email: u.email, password: PASSWORD } });
+    expect(other.status).toBe(200);
     const wrong = await call("POST", "/users/change-password", { token: u.token, body: { old_password: "not it at all", new_password: "brand new password" } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.message).toBe("The current password is incorrect");
@@ -308,6 +311,9 @@ describe("change password", () => {
     const ok = await call("POST", "/users/change-password", { token: u.token, body: { old_password: PASSWORD, new_password: "brand new password" } });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ ok: true });
+    // The other session is ended; the one that changed the password stays signed in.
+    expect((await call("GET", "/users/me", { token: other.body.token })).status).toBe(401);
+    expect((await call("GET", "/users/me", { token: u.token })).status).toBe(200);
 
     expect((await call("POST", "/auth/login", { body: { email: u.email, password: PASSWORD } })).status).toBe(401);
     expect((await call("POST", "/auth/login", { body: { email: u.email, password: "brand new password" } })).status).toBe(200);

@@ -40,7 +40,7 @@ export const usersHandlers: HandlersFor<typeof usersEndpoints> = {
     return { ok: true as const };
   },
   changePassword: async ({ ctx, auth, input }) => {
-    await users.changePassword(deps(ctx), auth.user!, input.body);
+    await users.changePassword(deps(ctx), auth.user!, input.body, auth.token);
     return { ok: true as const };
   },
   mergeGuestIntoMe: async ({ ctx, auth, input }) => ({ merged: await users.mergeGuestIntoMe(deps(ctx), auth.user!, input.body.guestToken) }),

@@ -78,6 +78,12 @@ describe("admin: Taobao import (Chromium)", () => {
   }, 60_000);
 
   it("filters the table by status and text", async () => {
+    // The retried job of the previous test may still be queued or running (then the Failed tab is
+    // empty): wait until every import has settled, then read a fresh page.
+    await expect
+      .poll(async () => ((await (await page.request.get(`${base}/api/shopify/admin/products/import-status`)).json()) as { done: boolean }).done, { timeout: 60_000, interval: 500 })
+      .toBe(true);
+    await page.reload();
     await page.getByRole("tab", { name: "Failed" }).click();
     await page.waitForURL((u) => u.searchParams.get("status") === "failed");
     await page.getByTestId(`import-status-${ZERO_PRICE}`).waitFor();

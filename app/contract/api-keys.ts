@@ -3,7 +3,7 @@
  * GraphQL at /api/graphql with an `x-api-key` header). Admins with `apikeys.manage` create and
  * revoke them; the key itself is answered once, at creation (only its SHA-256 hash is stored, and
  * its first characters, `key_prefix`, to recognise it in lists). The GraphQL endpoint itself is
- * not a REST endpoint of this contract: its schema is docs/data-service.graphql (README, "Data
+ * not a REST endpoint of this contract: its schema is app/services/data-service/schema.ts (README, "Data
  * service").
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * POST /api/graphql — the data service (GraphQL with an `x-api-key` header, for trusted backend
- * services): app/services/data-service/graphql.server.ts, schema in docs/data-service.graphql.
+ * services): app/services/data-service/graphql.server.ts, schema in app/services/data-service/schema.ts.
  * This flat route is more specific than the `api.$` splat, so Remix sends this path here and not
  * to the REST router (which has no /graphql endpoint). Other methods answer 405.
  */

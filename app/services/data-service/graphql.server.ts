@@ -3,7 +3,7 @@
  * /api/graphql with an `x-api-key` header, for trusted backend services.
  *
  * Built like the local Storefront endpoint (app/storefront-api/local-endpoint.server.ts): the
- * schema is SDL (./schema.ts, also docs/data-service.graphql), executed with graphql-js; the
+ * schema is SDL (./schema.ts), executed with graphql-js; the
  * resolvers validate their arguments with zod and call ./records.server.ts (no Prisma here).
  *
  * Request handling, in order: method (POST) → key (401, no data, when missing, unknown or revoked:

@@ -1,6 +1,6 @@
 /**
- * The data service's GraphQL schema (SDL). docs/data-service.graphql is this text, byte for byte
- * (tests/unit/data-service-schema.test.ts keeps them equal). Resolvers: ./graphql.server.ts.
+ * The data service's GraphQL schema (SDL), its one copy (the README points here; clients can also
+ * read it by introspection with a key). Resolvers: ./graphql.server.ts.
  */
 export const DATA_SERVICE_MAX_PAGE_SIZE = 100;
 

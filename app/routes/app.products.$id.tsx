@@ -277,8 +277,10 @@ function CompanionCard({ companion }: { companion: Data["companion"] }) {
   const [status, setStatus] = useState<string>(allowed[0] ?? "");
   const [reason, setReason] = useState("");
   const result = fetcher.data as ActionResult | undefined;
+  // The dialog closes as soon as the change is sent (the card shows the new status once the loader
+  // revalidates) and opens again with the server's message if the change was refused.
   useEffect(() => {
-    if (result?.ok && result.intent === "status") setOpen(false);
+    if (result && !result.ok && result.intent === "status") setOpen(true);
   }, [result]);
   useEffect(() => {
     setStatus(allowed[0] ?? "");
@@ -356,7 +358,10 @@ function CompanionCard({ companion }: { companion: Data["companion"] }) {
         primaryAction={{
           content: "Change status",
           loading: fetcher.state !== "idle",
-          onAction: () => fetcher.submit({ intent: "status", status, reason }, { method: "post" }),
+          onAction: () => {
+            fetcher.submit({ intent: "status", status, reason }, { method: "post" });
+            setOpen(false);
+          },
         }}
         secondaryActions={[{ content: "Cancel", onAction: () => setOpen(false) }]}
       >

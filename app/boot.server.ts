@@ -9,8 +9,9 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from "./db/embedded.serv
 import { migrateDeploy } from "./db/migrate.server";
 import { createLogger, type Logger } from "./lib/logger.server";
 import { createAppContext, setAppContext, type AppContext } from "./context.server";
-import { startWorker, type Worker } from "./jobs/worker.server";
+import type { Worker } from "./jobs/worker.server";
 import { jobHandlers } from "./jobs/handlers.server";
+import { startWorkerLoops } from "./services/image-ai/worker.server";
 
 export interface Booted {
   config: AppConfig;
@@ -60,7 +61,8 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
   const { enqueueStaleProductIndex } = await import("./services/product-index.server");
   await enqueueStaleProductIndex(ctx, { delayMs: 10_000 });
 
-  const worker = config.WORKER === "inline" ? startWorker(ctx, jobHandlers) : null;
+  // Two loops: image-AI jobs (try-ons) never wait behind imports or indexing.
+  const worker = config.WORKER === "inline" ? startWorkerLoops(ctx, jobHandlers) : null;
 
   // In the background: the exact index reads its vectors into memory before the first photo
   // search or for-you needs them. A failure only costs that first query the wait.

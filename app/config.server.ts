@@ -5,8 +5,30 @@
  * Two modes share the same code (DESIGN.md): `local` (the embedded default: PGlite, local
  * adapters, demo accounts) and `production` (external services, no demo accounts).
  */
+import crypto from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { IMAGE_AI_OPERATIONS, type ImageAiOperation } from "./providers/image-ai/port";
+
+/** IMAGE_AI_ROUTES: "vton-flux=fal,flux-profile-image=local" → per-operation provider overrides. */
+const ImageAiRoutes = z
+  .string()
+  .trim()
+  .optional()
+  .transform((raw, ctx) => {
+    const routes: Partial<Record<ImageAiOperation, "local" | "fal">> = {};
+    for (const part of (raw ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+      const [op, provider, extra] = part.split("=").map((p) => p.trim());
+      if (extra !== undefined || !op || !provider) {
+        ctx.addIssue({ code: "custom", message: `"${part}" is not operation=provider (e.g. vton-flux=fal)` });
+      } else if (!(IMAGE_AI_OPERATIONS as readonly string[]).includes(op)) {
+        ctx.addIssue({ code: "custom", message: `unknown operation "${op}" (one of ${IMAGE_AI_OPERATIONS.join(", ")})` });
+      } else if (provider !== "local" && provider !== "fal") {
+        ctx.addIssue({ code: "custom", message: `unknown provider "${provider}" for ${op} (local or fal)` });
+      } else routes[op as ImageAiOperation] = provider;
+    }
+    return routes;
+  });
 
 const adapter = <T extends [string, ...string[]]>(values: T, fallback: T[number]) =>
   z.enum(values).default(fallback as never);
@@ -42,6 +64,8 @@ export const ConfigSchema = z
     COMMERCE_ADAPTER: adapter(["local", "shopify"], "local"),
     STORAGE_ADAPTER: adapter(["local", "s3"], "local"),
     IMAGE_AI_ADAPTER: adapter(["local", "fal"], "local"),
+    /** Per-operation image-AI provider overrides: "vton-flux=fal,flux-profile-image=local". */
+    IMAGE_AI_ROUTES: ImageAiRoutes,
     /** auto: pgvector when the database has the extension (PGlite does), else an exact scan. */
     VECTOR_INDEX: z.enum(["auto", "pgvector", "exact", "pinecone"]).optional(),
     /** Former name of VECTOR_INDEX, still read when VECTOR_INDEX is not set. */
@@ -60,6 +84,10 @@ export const ConfigSchema = z
     S3_SECRET_ACCESS_KEY: optionalString,
     S3_PUBLIC_URL: optionalString,
     FAL_KEY: optionalString,
+    /** fal's queue API origin (default https://queue.fal.run; tests point it at a local fake). */
+    FAL_BASE_URL: optionalString,
+    /** Signs the webhook URLs given to fal (default: derived from APP_SECRET). */
+    FAL_WEBHOOK_SECRET: optionalString,
     PINECONE_API_KEY: optionalString,
     PINECONE_INDEX_HOST: optionalString,
     SMTP_URL: optionalString,
@@ -97,6 +125,11 @@ export const ConfigSchema = z
     need(c.COMMERCE_ADAPTER === "shopify", ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "SHOPIFY_SHOP"], "when COMMERCE_ADAPTER=shopify");
     need(c.STORAGE_ADAPTER === "s3", ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"], "when STORAGE_ADAPTER=s3");
     need(c.IMAGE_AI_ADAPTER === "fal", ["FAL_KEY"], "when IMAGE_AI_ADAPTER=fal");
+    const falRoutes = Object.entries(c.IMAGE_AI_ROUTES ?? {}).filter(([, p]) => p === "fal").map(([op]) => op);
+    if (c.IMAGE_AI_ADAPTER !== "fal" && falRoutes.length > 0) need(true, ["FAL_KEY"], `when IMAGE_AI_ROUTES sends ${falRoutes.join(", ")} to fal`);
+    if (c.FAL_BASE_URL && !/^https?:\/\/[^\s/]+/i.test(c.FAL_BASE_URL)) {
+      ctx.addIssue({ code: "custom", path: ["FAL_BASE_URL"], message: "FAL_BASE_URL must be an http(s) URL, e.g. https://queue.fal.run" });
+    }
     need((c.VECTOR_INDEX ?? c.VECTOR_ADAPTER) === "pinecone", ["PINECONE_API_KEY", "PINECONE_INDEX_HOST"], "when VECTOR_INDEX=pinecone");
     if (c.PINECONE_INDEX_HOST && !/^(https?:\/\/)?[a-z0-9.-]+(:\d+)?\/?$/i.test(c.PINECONE_INDEX_HOST)) {
       ctx.addIssue({ code: "custom", path: ["PINECONE_INDEX_HOST"], message: "PINECONE_INDEX_HOST must be the index host, e.g. https://products-abc123.svc.aped-4627-b74a.pinecone.io" });
@@ -123,6 +156,10 @@ export const ConfigSchema = z
       /** Same as LANGUAGE_MODEL (kept for code that reads the former name). */
       LLM_ADAPTER: languageModel,
       DATA_DIR: path.resolve(c.DATA_DIR),
+      IMAGE_AI_ROUTES: c.IMAGE_AI_ROUTES ?? {},
+      FAL_WEBHOOK_SECRET:
+        c.FAL_WEBHOOK_SECRET ??
+        crypto.createHmac("sha256", c.APP_SECRET ?? c.SHOPIFY_API_SECRET ?? "fashion-discovery-local-secret").update("fal-webhook").digest("hex"),
     };
   });
 

@@ -21,6 +21,7 @@ import type { LanguageModelPort } from "~/providers/language-model/port";
 import { withNotificationTriggers } from "~/services/notification-requests.server";
 import { createTaobaoSource } from "~/providers/taobao/index.server";
 import type { TaobaoSourcePort } from "~/providers/taobao/port";
+import { createImageAi, type ImageAiRouter } from "~/providers/image-ai/index.server";
 
 export interface AppContext {
   config: AppConfig;
@@ -29,6 +30,8 @@ export interface AppContext {
   authRateLimiter: RateLimiter;
   /** Image work on request (search by photo, face detection): per user, or per address for anonymous callers. */
   imageRateLimiter: RateLimiter;
+  /** Language-model work (assistant messages, NLU queries, personalised collections): per user, or per address. */
+  languageRateLimiter: RateLimiter;
   storage: StoragePort;
   queue: JobQueue;
   email: EmailPort;
@@ -41,17 +44,21 @@ export interface AppContext {
   languageModel: LanguageModelPort;
   /** Where Taobao imports read items and images (TAOBAO_ADAPTER: the demo catalogue, or the HTTP item API). */
   taobao: TaobaoSourcePort;
+  /** Image-AI provider per operation (IMAGE_AI_ADAPTER, IMAGE_AI_ROUTES); models load on first use. */
+  imageAi: ImageAiRouter;
 }
 
-export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number } }): AppContext {
+export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number } }): AppContext {
   const queue = createJobQueue(deps.db);
+  const storage = createStorage(deps.config);
   return {
     config: deps.config,
     db: deps.db,
     log: deps.log,
     authRateLimiter: createRateLimiter(deps.authRateLimit ?? { points: 30, durationSeconds: 60 }),
     imageRateLimiter: createRateLimiter(deps.imageRateLimit ?? { points: 30, durationSeconds: 60 }),
-    storage: createStorage(deps.config),
+    languageRateLimiter: createRateLimiter(deps.languageRateLimit ?? { points: 20, durationSeconds: 60 }),
+    storage,
     queue,
     email: createEmail(deps.config),
     // Product writes through the port enqueue `products.index` (vectors for search by photo).
@@ -61,6 +68,7 @@ export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger;
     imageEmbedding: createImageEmbedding(),
     languageModel: createLanguageModel(deps.config, deps.db, deps.log),
     taobao: createTaobaoSource(deps.config, deps.log),
+    imageAi: createImageAi(deps.config, { storage, log: deps.log, dataDir: deps.config.DATA_DIR }),
   };
 }
 

@@ -9,8 +9,44 @@ import { pgConfigFromUrl } from "~/lib/pg-url";
 export type Db = PrismaClient;
 
 export function createPrismaClient(databaseUrl: string, opts: { maxConnections?: number } = {}): PrismaClient {
-  const adapter = new PrismaPg({ ...pgConfigFromUrl(databaseUrl), max: opts.maxConnections ?? 8 });
+  const adapter = serialTransactions(new PrismaPg({ ...pgConfigFromUrl(databaseUrl), max: opts.maxConnections ?? 8 }));
   return new PrismaClient({ adapter });
+}
+
+type PgAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
+type PgTransaction = Awaited<ReturnType<PgAdapter["startTransaction"]>>;
+
+/**
+ * One query at a time on a transaction's connection. Inside an interactive transaction every
+ * query goes to one pg client, and Prisma's query plans run some of them concurrently (a read
+ * with `include` of several relations loads the relations with Promise.all). pg queues them, but
+ * calling `client.query()` while the client is busy is deprecated (removed in pg 9: "Calling
+ * client.query() when the client is already executing a query"). Chaining the transaction's
+ * queries here keeps the same order and results without relying on that queue. Queries outside a
+ * transaction take a pool client each and are not affected.
+ */
+export function serialTransactions(factory: PrismaPg): PrismaPg {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter: PgAdapter = await connect();
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => {
+      const tx: PgTransaction = await startTransaction(isolationLevel);
+      let tail: Promise<unknown> = Promise.resolve();
+      const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+        const next = tail.then(run, run);
+        tail = next.catch(() => undefined);
+        return next;
+      };
+      const queryRaw = tx.queryRaw.bind(tx);
+      const executeRaw = tx.executeRaw.bind(tx);
+      tx.queryRaw = (query) => inTurn(() => queryRaw(query));
+      tx.executeRaw = (query) => inTurn(() => executeRaw(query));
+      return tx;
+    };
+    return adapter;
+  };
+  return factory;
 }
 
 declare global {

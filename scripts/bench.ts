@@ -27,6 +27,8 @@ import { buildLabelledQueries } from "./bench/relevance";
 import { benchEnv, prepareVectors, setUpDiscovery } from "./bench/setup";
 import { runThroughput } from "./bench/throughput";
 import { runImportBenchmark } from "./bench/import";
+import { runFalBenchmark } from "./bench/fal";
+import { runTryOnBenchmark } from "./bench/tryon";
 
 const log = (line: string) => console.log(line);
 let sectionFailures = 0;
@@ -197,6 +199,14 @@ try {
   if (args.sections.has("import")) {
     console.log(`\n=== Taobao import: ${args.importItems} items end to end on the local source, ${args.importWorkers.join(" / ")} worker(s) ===`);
     await section("import", () => runImportBenchmark({ items: args.importItems, workers: args.importWorkers, log }));
+  }
+  if (args.sections.has("fal")) {
+    console.log(`\n=== fal.ai adapter overhead: ${args.queries} requests against a local fake of fal's queue ===`);
+    await section("fal", () => runFalBenchmark({ requests: args.queries, log }));
+  }
+  if (args.sections.has("tryon")) {
+    console.log("\n=== Local try-on (CPU): vton-flux warm/cold, clone photo preprocessing ===");
+    await section("tryon", () => runTryOnBenchmark({ runs: 5, log }));
   }
 } catch (e) {
   failed = true;

@@ -24,9 +24,16 @@ import { savedHandlers } from "./handlers/saved.server";
 import { userCollectionsHandlers } from "./handlers/user-collections.server";
 import { assistantHandlers } from "./handlers/assistant.server";
 import { proposedVariantImagesHandlers } from "./handlers/proposed-variant-images.server";
+import { proposedImageEditsHandlers } from "./handlers/proposed-image-edits.server";
 import { taobaoImportHandlers } from "./handlers/taobao-import.server";
+import { imageModelsHandlers } from "./handlers/image-models.server";
+import { clonesHandlers } from "./handlers/clones.server";
+import { tryonsHandlers } from "./handlers/tryons.server";
 
 export const handlers: AllHandlers = {
+  ...imageModelsHandlers,
+  ...clonesHandlers,
+  ...tryonsHandlers,
   ...taobaoImportHandlers,
   ...accountOrdersHandlers,
   ...notificationsHandlers,
@@ -49,6 +56,7 @@ export const handlers: AllHandlers = {
   ...userCollectionsHandlers,
   ...assistantHandlers,
   ...proposedVariantImagesHandlers,
+  ...proposedImageEditsHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

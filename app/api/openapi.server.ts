@@ -70,7 +70,7 @@ export function buildOpenApiDocument(serverUrl = "/api") {
               : { "application/json": { schema: toSchema(def.response, "output") } },
         },
         ...(def.rateLimit
-          ? { "429": { description: "Too many requests: wait for the Retry-After header's seconds", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } }
+          ? { "429": { description: `Too many requests${def.rateLimit === "language" ? " (language-model work: one budget per user, 20 a minute by default)" : def.rateLimit === "image" ? " (image work: one budget per user)" : ""}: wait for the Retry-After header's seconds`, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } }
           : {}),
         default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
       },

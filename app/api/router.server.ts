@@ -165,14 +165,21 @@ export function createApiHandler(handlers: AllHandlers) {
       authorize(def.access, auth, ctx, request);
 
       if (def.rateLimit) {
-        // Image work shares one budget per caller across its endpoints; sign-in is per endpoint and address.
+        // Image work and language-model work each share one budget per caller across their endpoints;
+        // sign-in is per endpoint and address.
         const r =
           def.rateLimit === "auth"
             ? await ctx.authRateLimiter.consume(`${route.name}:${clientIp}`)
-            : await ctx.imageRateLimiter.consume(`image:${auth.user?.id ?? clientIp}`);
+            : def.rateLimit === "language"
+              ? await ctx.languageRateLimiter.consume(`language:${auth.user?.id ?? clientIp}`)
+              : await ctx.imageRateLimiter.consume(`image:${auth.user?.id ?? clientIp}`);
         if (!r.allowed) {
           status = 429;
-          return errorResponse(429, ErrorCodes[429], Messages.TOO_MANY_REQUESTS, requestId, undefined, { "retry-after": String(r.retryAfterSeconds) });
+          const message =
+            def.rateLimit === "language"
+              ? `Too many assistant requests, please wait ${r.retryAfterSeconds} second${r.retryAfterSeconds === 1 ? "" : "s"} and try again`
+              : Messages.TOO_MANY_REQUESTS;
+          return errorResponse(429, ErrorCodes[429], message, requestId, undefined, { "retry-after": String(r.retryAfterSeconds) });
         }
       }
 

@@ -178,6 +178,7 @@ export const assistantEndpoints = {
     summary: "Send a message (content, optional product_id); answers the stored message and the assistant's reply with products",
     tags: ["Assistant"],
     access: access.user,
+    rateLimit: "language",
     params: ConversationIdParams,
     body: z.object({
       content: z.string().trim().min(1, "must not be empty").max(AGENT_MESSAGE_MAX, `must be at most ${AGENT_MESSAGE_MAX} characters`),
@@ -201,6 +202,7 @@ export const assistantEndpoints = {
     summary: "What a message means to the assistant: intent, slots (colours, types, sizes, prices, gender, stores, words) and the search phrase",
     tags: ["Assistant"],
     access: access.user,
+    rateLimit: "language",
     body: z.object({
       query: z.string().trim().min(1, "must not be empty").max(AGENT_MESSAGE_MAX, `must be at most ${AGENT_MESSAGE_MAX} characters`),
       product_id: OptionalProductId,
@@ -214,6 +216,7 @@ export const assistantEndpoints = {
       "Create an AI-generated collection (is_ai_generated, prompt) from a prompt, ranked by the discovery engine with the caller's gender and interests; 422 when nothing matches",
     tags: ["User collections"],
     access: access.user,
+    rateLimit: "language",
     body: PromptBody,
     response: z.object({ data: PersonalizedCollectionSchema }),
     status: 201,
@@ -224,6 +227,7 @@ export const assistantEndpoints = {
     summary: "The users' variant of generate-personalized-collection (same collection, not wrapped in data)",
     tags: ["User collections"],
     access: access.user,
+    rateLimit: "language",
     body: PromptBody,
     response: PersonalizedCollectionSchema,
     status: 201,

@@ -57,9 +57,11 @@ export interface EndpointDef<
   status?: number;
   /**
    * "auth": authentication endpoints, limited per endpoint and client address; "image": image work
-   * done on request (search by photo, face detection), one budget per user (or address).
+   * done on request (search by photo, face detection), one budget per user (or address);
+   * "language": language-model work (assistant messages, NLU queries, personalised collections),
+   * one budget per user (or address).
    */
-  rateLimit?: "auth" | "image";
+  rateLimit?: "auth" | "image" | "language";
   /** Responses that are not JSON (docs page). */
   responseType?: "json" | "html";
   /** A multipart/form-data upload: its fields, for the OpenAPI document (the body schema validates the FormData). */

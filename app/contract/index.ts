@@ -25,9 +25,14 @@ import { accountOrdersEndpoints } from "./account-orders";
 import { notificationsEndpoints } from "./notifications";
 import { assistantEndpoints } from "./assistant";
 import { proposedVariantImagesEndpoints } from "./proposed-variant-images";
+import { proposedImageEditsEndpoints } from "./proposed-image-edits";
 import { taobaoImportEndpoints } from "./taobao-import";
+import { tryonsEndpoints } from "./tryons";
+import { imageModelsEndpoints } from "./image-models";
+import { clonesEndpoints } from "./clones";
 
 const areas = {
+  imageModels: imageModelsEndpoints,
   taobaoImport: taobaoImportEndpoints,
   stores: storesEndpoints,
   collections: collectionsEndpoints,
@@ -50,6 +55,9 @@ const areas = {
   notifications: notificationsEndpoints,
   assistant: assistantEndpoints,
   proposedVariantImages: proposedVariantImagesEndpoints,
+  proposedImageEdits: proposedImageEditsEndpoints,
+  tryons: tryonsEndpoints,
+  clones: clonesEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -101,4 +109,8 @@ export * from "./account-orders";
 export * from "./notifications";
 export * from "./assistant";
 export * from "./proposed-variant-images";
+export * from "./proposed-image-edits";
 export * from "./taobao-import";
+export * from "./tryons";
+export * from "./image-models";
+export * from "./clones";

@@ -48,6 +48,7 @@ export const ErrorCodes = {
   429: "rate_limited",
   500: "internal",
   501: "not_implemented",
+  502: "bad_gateway",
   503: "unavailable",
 } as const;
 

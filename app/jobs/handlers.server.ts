@@ -16,8 +16,14 @@ import { REVIEWS_REQUEST_QUEUE, runReviewRequest } from "~/services/review-reque
 import { BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE, enqueueBackInStockCheck, enqueueDropNotifications, runBackInStockCheck, runDropNotifications } from "~/services/notification-requests.server";
 import type { JobHandler } from "./worker.server";
 import { TAOBAO_IMPORT_QUEUE, runImportJob } from "~/services/taobao-import/jobs.server";
+import { imageAiJobHandlers } from "~/services/image-ai/jobs.server";
+// Image-AI target hooks of clone training and profile images (side effect: registerImageAiTarget).
+import "~/services/clones/image-ai-hooks.server";
+import "~/services/tryons/image-ai-hooks.server";
 
 export const jobHandlers: Record<string, JobHandler> = {
+  /** image-ai.run / image-ai.poll / image-ai.webhook: a worker loop of their own (app/boot.server.ts). */
+  ...imageAiJobHandlers,
   [TAOBAO_IMPORT_QUEUE]: async (payload, ctx, { progress }) => runImportJob(ctx, payload, progress),
   /** Keeps the worker observable end to end: /api/health and tests enqueue it. */
   "system.ping": async (payload) => ({ pong: payload ?? null, at: new Date().toISOString() }),

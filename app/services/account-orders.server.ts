@@ -286,18 +286,34 @@ async function itemsById(db: Db, ids: string[]): Promise<Map<string, ItemInfo>> 
 }
 
 export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: string, body: { order_item_ids: string[]; reason: ReturnReasonValue; note?: string }) {
-  const order = await loadOwnedOrder(ctx.db, user, rawId);
+  const found = await loadOwnedOrder(ctx.db, user, rawId);
   const ids = [...new Set(body.order_item_ids)];
-  const foreign = ids.filter((id) => !order.items.some((i) => i.id === id));
+  const foreign = ids.filter((id) => !found.items.some((i) => i.id === id));
   if (foreign.length) throw unprocessable(ITEMS_NOT_IN_ORDER(foreign));
-  const held = heldItemIds(order.return_requests, order.returns);
-  const chosen = ids.map((id) => order.items.find((i) => i.id === id)!);
-  for (const item of chosen) {
-    const rule = returnEligibility(order, item, held);
-    if (!rule.allowed) throw conflict(`${item.title}${item.variant_title ? ` (${item.variant_title})` : ""}: ${rule.reason}`);
-  }
   const note = body.note?.trim() || undefined;
   const reason = body.reason as ReturnReason;
+
+  // Check and claim in one step: with the order row locked, read its requests and returns again,
+  // check every chosen item, and insert the request (which holds those items). A concurrent request
+  // for the same order waits for the lock and then sees this one, so an item is never claimed twice.
+  // The store is asked only after the claim (no lock is held across its call); if it refuses, the
+  // claim is removed.
+  const { order, chosen, requestId } = await ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.id} FOR UPDATE`;
+    const order = await tx.order.findUniqueOrThrow({ where: { id: found.id }, include: orderInclude });
+    const held = heldItemIds(order.return_requests, order.returns);
+    const chosen = ids.map((id) => order.items.find((i) => i.id === id)).filter((i): i is OrderRow["items"][number] => !!i);
+    if (chosen.length !== ids.length) throw unprocessable(ITEMS_NOT_IN_ORDER(ids.filter((id) => !chosen.some((i) => i.id === id))));
+    for (const item of chosen) {
+      const rule = returnEligibility(order, item, held);
+      if (!rule.allowed) throw conflict(`${item.title}${item.variant_title ? ` (${item.variant_title})` : ""}: ${rule.reason}`);
+    }
+    const rr = await tx.returnRequest.create({
+      data: { order_id: order.id, user_id: user.id, status: "REQUESTED", reason, note: note ?? null, order_item_ids: ids },
+    });
+    return { order, chosen, requestId: rr.id };
+  });
+
   let returnId: string;
   try {
     ({ returnId } = await ctx.commerce.requestReturn(
@@ -305,12 +321,13 @@ export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: stri
       chosen.map((i) => ({ orderLineId: i.id, quantity: i.quantity, reason: body.reason, note })),
     ));
   } catch (e) {
+    await ctx.db.returnRequest.deleteMany({ where: { id: requestId, return_id: null } }).catch((err) => ctx.log.error({ err, requestId }, "could not release a refused return request"));
     storeRefused(e, "the return request");
   }
 
   // The store's return in our tables (the local adapter wrote it; Shopify answered its GID), and
   // the shopper's return request pointing at it.
-  const requestId = await ctx.db.$transaction(async (tx) => {
+  await ctx.db.$transaction(async (tx) => {
     let ret = (await tx.return.findUnique({ where: { id: returnId } })) ?? (await tx.return.findUnique({ where: { shopify_return_id: returnId } }));
     if (!ret) {
       ret = await tx.return.create({
@@ -328,10 +345,7 @@ export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: stri
     } else if (ret.user_id !== user.id) {
       ret = await tx.return.update({ where: { id: ret.id }, data: { user_id: user.id } });
     }
-    const rr = await tx.returnRequest.create({
-      data: { order_id: order.id, user_id: user.id, status: "REQUESTED", reason, note: note ?? null, order_item_ids: ids, return_id: ret.id },
-    });
-    return rr.id;
+    await tx.returnRequest.update({ where: { id: requestId }, data: { return_id: ret.id } });
   });
   ctx.log.info({ orderId: order.id, userId: user.id, requestId, items: ids.length, reason: body.reason }, "return requested by its shopper");
   const row = await ctx.db.returnRequest.findUniqueOrThrow({ where: { id: requestId }, include: returnEntryInclude });

@@ -264,6 +264,7 @@ const PRODUCT_WRITES = [
   "deleteOptionValue",
   "reorderMedia",
   "addProductImage",
+  "deleteProductMedia",
   "setVariantImage",
   "publishProduct",
   "unpublishProduct",

@@ -68,6 +68,8 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "drops.manage" satisfies Permission)) items.push({ label: "Drops", url: "/app/drops" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Internal media", url: "/app/media" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Proposed images", url: "/app/proposed-images" });
+    if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Proposed edits", url: "/app/proposed-edits" });
+    if (hasPermission(user, "ai.train" satisfies Permission)) items.push({ label: "AI image tools", url: "/app/ai-tools" }, { label: "AI models", url: "/app/clones" });
     if (hasPermission(user, "catalog.sync" satisfies Permission)) items.push({ label: "Catalogue sync", url: "/app/sync" });
     if (hasPermission(user, "reviews.moderate" satisfies Permission)) items.push({ label: "Reviews", url: "/app/reviews" });
     if (hasPermission(user, "apikeys.manage" satisfies Permission)) items.push({ label: "API keys", url: "/app/api-keys" });

@@ -9,6 +9,7 @@
  */
 import type { PrismaClient } from "@prisma/client";
 import { hashPassword } from "../../app/services/passwords.server";
+import { PermissionNames } from "../../app/contract/permissions";
 import { buildDemoData, demoIdentityIds, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./generate";
 import { renderImages } from "./images.server";
 import { seedAccountOrderExtras } from "./account-orders";
@@ -176,9 +177,30 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   return { created: true, counts };
 }
 
-/** Seeds only into an empty database (no products and no users). */
+/**
+ * Seeds only into an empty database (no products and no users). On a database seeded before, the
+ * demo admin is brought up to every permission (see ensureDemoAdminPermissions).
+ */
 export async function seedDemoDataIfEmpty(db: PrismaClient, opts: SeedOptions): Promise<SeedReport> {
   const [products, users] = [await db.product.count(), await db.user.count()];
-  if (products > 0 || users > 0) return { created: false, counts: await countDemoData(db) };
+  if (products > 0 || users > 0) {
+    await ensureDemoAdminPermissions(db, opts.log);
+    return { created: false, counts: await countDemoData(db) };
+  }
   return seedDemoData(db, opts);
+}
+
+/**
+ * The demo admin (admin@demo.local, an ADMIN) has every permission, including those added after
+ * its database was seeded (e.g. `apikeys.manage`): the missing ones are added, the ones it has are
+ * kept. Nobody else is touched; no demo admin, nothing happens. Returns the permissions added.
+ */
+export async function ensureDemoAdminPermissions(db: PrismaClient, log?: SeedOptions["log"]): Promise<string[]> {
+  const admin = await db.user.findFirst({ where: { email: `admin@${DEMO_EMAIL_DOMAIN}`, role: "ADMIN" }, select: { id: true, permissions: true } });
+  if (!admin) return [];
+  const missing = PermissionNames.filter((p) => !admin.permissions.includes(p));
+  if (!missing.length) return [];
+  await db.user.update({ where: { id: admin.id }, data: { permissions: [...admin.permissions, ...missing] } });
+  log?.info({ userId: admin.id, added: missing }, "demo admin granted the permissions added since the demo data was seeded");
+  return missing;
 }

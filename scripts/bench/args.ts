@@ -1,7 +1,7 @@
 /**
  * Flags of `npm run bench -- [flags]`.
  */
-export const SECTIONS = ["startup", "api", "search", "recs", "photo", "throughput", "import"] as const;
+export const SECTIONS = ["startup", "api", "search", "recs", "photo", "throughput", "import", "fal", "tryon"] as const;
 export type Section = (typeof SECTIONS)[number];
 const GROUPS: Record<string, Section[]> = {
   embedded: ["startup", "api"],
@@ -39,6 +39,8 @@ export const USAGE = `npm run bench -- [flags]
                        else Express with the API handler), build, or api
   --import-items=<n>   Taobao items per run of the import benchmark (default 100)
   --import-workers=<l> worker counts of its runs, comma-separated (default 1,2,4)
+  (fal: adapter overhead per request against a local fake of fal's queue; --queries=<n> requests)
+  (tryon: local CPU try-on latency warm/cold, clone photo preprocessing, peak RSS; 5 warm runs)
   --verbose            print the score of every labelled query
   --help               this text`;
 

@@ -20,6 +20,9 @@ import { OrderDetail } from "./pages/OrderDetail";
 import { Returns } from "./pages/Returns";
 import { Notifications } from "./pages/Notifications";
 import { Assistant } from "./pages/Assistant";
+import { Clones } from "./pages/Clones";
+import { MyTryOns } from "./pages/MyTryOns";
+import { SavedTryOns } from "./pages/SavedTryOns";
 
 /**
  * Routes (SPEC §2): `/`, `/mens`, `/womens` home (feed, or search results with `?search=`);
@@ -53,6 +56,9 @@ export function App() {
           <Route path="/account/returns" element={<Returns />} />
           <Route path="/account/notifications" element={<Notifications />} />
           <Route path="/assistant" element={<Assistant />} />
+          <Route path="/clones" element={<Clones />} />
+          <Route path="/try-ons" element={<MyTryOns />} />
+          <Route path="/saved-try-ons" element={<SavedTryOns />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

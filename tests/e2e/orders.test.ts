@@ -46,6 +46,7 @@ describe("orders, returns and notifications (Chromium, demo data)", () => {
   afterAll(() => close?.());
 
   it("orders list → order detail → request a return → the returns timeline", async () => {
+    await page.getByTestId("account-menu-button").click();
     await page.getByTestId("account-orders-link").click();
     await page.waitForURL((u) => u.pathname === "/account/orders");
     const cards = page.getByTestId("order-card");

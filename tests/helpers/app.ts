@@ -13,6 +13,7 @@ import { handleApiRequest } from "../../app/api/index.server";
 import { hashPassword } from "../../app/services/passwords.server";
 import { issueToken } from "../../app/services/tokens.server";
 import { createTestDatabase, type TestDatabase } from "./db";
+import type { ImageAiProvider } from "../../app/providers/image-ai/port";
 
 export const TEST_API_KEY = "test-data-service-key-0123456789";
 
@@ -42,7 +43,10 @@ export interface TestApp {
 let userSeq = 0;
 
 export async function createTestApp(
-  opts: { env?: Record<string, string>; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number } } = {},
+  opts: { env?: Record<string, string>; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number };
+    /** Replaces the image-AI provider for every operation (tests/helpers/fake-image-ai.ts); gets the app's storage when it asks for it. */
+    imageAi?: ImageAiProvider | ((ctx: AppContext) => ImageAiProvider);
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-test-data-"));
@@ -53,7 +57,13 @@ export async function createTestApp(
     log: createLogger(process.env.LOG_LEVEL ?? "silent"),
     authRateLimit: opts.authRateLimit ?? { points: 10_000, durationSeconds: 60 },
     imageRateLimit: opts.imageRateLimit ?? { points: 10_000, durationSeconds: 60 },
+    languageRateLimit: opts.languageRateLimit ?? { points: 10_000, durationSeconds: 60 },
   });
+  if (opts.imageAi) {
+    const provider = typeof opts.imageAi === "function" ? opts.imageAi(ctx) : opts.imageAi;
+    (provider as { attachStorage?: (s: AppContext["storage"]) => void }).attachStorage?.(ctx.storage);
+    ctx.imageAi = { providerFor: () => provider, providers: { [provider.name]: provider } };
+  }
 
   async function api(method: string, apiPath: string, o: CallOptions = {}): Promise<ApiResponse> {
     const url = new URL(`http://localhost/api${apiPath}`);

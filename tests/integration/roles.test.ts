@@ -175,28 +175,36 @@ describe("admin user management", () => {
   });
 
   it("lists admins and vendors, optionally filtered by roles", async () => {
-    const v = await vendorUser(true);
-    const s = await shopper();
-    const a = await admin(["catalog.edit"]);
+    // Its own database: the access walk above creates hundreds of admins, beyond the list's cap of 500.
+    const own = await createTestApp();
+    try {
+      const ownVendor = await own.database.db.vendor.create({ data: { name: "List Vendor", handle: "list-vendor" } });
+      const ownManager = await own.createUser({ role: "ADMIN", permissions: [...PermissionNames] });
+      const v = await own.createUser({ role: "VENDOR", vendorId: ownVendor.id });
+      const s = await own.createUser();
+      const a = await own.createUser({ role: "ADMIN", permissions: ["catalog.edit"] });
 
-    const vendorsOnly = await app.api("GET", "/users/admin/admins", { token: manager.token, query: { roles: "VENDOR" } });
-    expect(vendorsOnly.status).toBe(200);
-    const vIds = vendorsOnly.body.users.map((u: { id: string }) => u.id);
-    expect(vIds).toContain(v.id);
-    expect(vIds).not.toContain(a.id);
-    expect(vendorsOnly.body.users.every((u: { role: string }) => u.role === "VENDOR")).toBe(true);
+      const vendorsOnly = await own.api("GET", "/users/admin/admins", { token: ownManager.token, query: { roles: "VENDOR" } });
+      expect(vendorsOnly.status).toBe(200);
+      const vIds = vendorsOnly.body.users.map((u: { id: string }) => u.id);
+      expect(vIds).toContain(v.id);
+      expect(vIds).not.toContain(a.id);
+      expect(vendorsOnly.body.users.every((u: { role: string }) => u.role === "VENDOR")).toBe(true);
 
-    const everyone = await app.api("GET", "/users/admin/admins", { token: manager.token });
-    const ids = everyone.body.users.map((u: { id: string }) => u.id);
-    expect(ids).toEqual(expect.arrayContaining([v.id, a.id, manager.id]));
-    expect(ids).not.toContain(s.id);
-    expect(everyone.body.users.every((u: { role: string }) => u.role === "ADMIN" || u.role === "VENDOR")).toBe(true);
+      const everyone = await own.api("GET", "/users/admin/admins", { token: ownManager.token });
+      const ids = everyone.body.users.map((u: { id: string }) => u.id);
+      expect(ids).toEqual(expect.arrayContaining([v.id, a.id, ownManager.id]));
+      expect(ids).not.toContain(s.id);
+      expect(everyone.body.users.every((u: { role: string }) => u.role === "ADMIN" || u.role === "VENDOR")).toBe(true);
 
-    const both = await app.api("GET", "/users/admin/admins?roles=ADMIN,VENDOR", { token: manager.token });
-    expect(both.body.users.length).toBe(everyone.body.users.length);
+      const both = await own.api("GET", "/users/admin/admins?roles=ADMIN,VENDOR", { token: ownManager.token });
+      expect(both.body.users.length).toBe(everyone.body.users.length);
 
-    const bad = await app.api("GET", "/users/admin/admins", { token: manager.token, query: { roles: "EMPEROR" } });
-    expect(bad.status).toBe(400);
+      const bad = await own.api("GET", "/users/admin/admins", { token: ownManager.token, query: { roles: "EMPEROR" } });
+      expect(bad.status).toBe(400);
+    } finally {
+      await own.close();
+    }
   });
 
   it("does not send an invitation when send_email is false", async () => {

@@ -428,14 +428,47 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
     },
 
     async addProductImage(productId, image) {
+      if (!image.url.trim()) throw new CommerceError("The image URL is blank", [{ field: ["image", "url"], message: "Image URL can't be blank" }]);
       return db.$transaction(async (tx) => {
-        await mustLoad(productId, tx);
-        const last = await tx.productImage.aggregate({ where: { product_id: productId }, _max: { position: true } });
-        const row = await tx.productImage.create({
-          data: { id: newGid("MediaImage"), product_id: productId, url: image.url, altText: image.altText ?? null, position: (last._max.position ?? -1) + 1 },
-        });
+        const p = await mustLoad(productId, tx);
+        if (image.position === undefined || image.position >= p.images.length) {
+          const last = await tx.productImage.aggregate({ where: { product_id: productId }, _max: { position: true } });
+          const row = await tx.productImage.create({
+            data: { id: newGid("MediaImage"), product_id: productId, url: image.url, altText: image.altText ?? null, position: (last._max.position ?? -1) + 1 },
+          });
+          await touch(tx, productId);
+          return toImageSnapshot(row);
+        }
+        // Inserted at `position`: the images from there on move one place down (positions renumbered 0…n).
+        const at = Math.max(0, Math.floor(image.position));
+        const id = newGid("MediaImage");
+        const order = p.images.map((i) => i.id);
+        order.splice(at, 0, id);
+        await tx.productImage.create({ data: { id, product_id: productId, url: image.url, altText: image.altText ?? null, position: at } });
+        for (const [position, imageId] of order.entries()) {
+          if (imageId !== id) await tx.productImage.update({ where: { id: imageId }, data: { position } });
+        }
         await touch(tx, productId);
-        return toImageSnapshot(row);
+        return toImageSnapshot(await tx.productImage.findUniqueOrThrow({ where: { id } }));
+      });
+    },
+
+    async deleteProductMedia(productId, mediaIds) {
+      const ids = [...new Set(mediaIds)];
+      if (!ids.length) return;
+      await db.$transaction(async (tx) => {
+        const p = await mustLoad(productId, tx);
+        const known = new Set(p.images.map((i) => i.id));
+        const unknown = ids.filter((id) => !known.has(id));
+        if (unknown.length) throw new CommerceError(`Media not found on product: ${unknown.join(", ")}`, unknown.map((id) => ({ field: ["mediaIds"], message: `Media ${id} does not exist` })), 404);
+        const doomed = p.images.filter((i) => ids.includes(i.id));
+        await tx.productImage.deleteMany({ where: { id: { in: ids }, product_id: productId } });
+        const kept = p.images.filter((i) => !ids.includes(i.id));
+        for (const [position, img] of kept.entries()) if (img.position !== position) await tx.productImage.update({ where: { id: img.id }, data: { position } });
+        // Variants showing a removed image lose it (as in Shopify), unless another image has the same URL.
+        const goneUrls = doomed.map((i) => i.url).filter((url) => !kept.some((k) => k.url === url));
+        if (goneUrls.length) await tx.productVariant.updateMany({ where: { product_id: productId, image_url: { in: goneUrls } }, data: { image_url: null } });
+        await touch(tx, productId);
       });
     },
 

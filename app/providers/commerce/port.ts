@@ -148,7 +148,18 @@ export interface CommercePort {
   // Media
   reorderMedia(productId: string, mediaIdsInOrder: string[]): Promise<void>;
   appendVariantMedia(productId: string, pairs: { variantId: string; mediaId: string }[]): Promise<void>;
-  addProductImage(productId: string, image: { url: string; altText?: string | null }): Promise<ImageSnapshot>;
+  /**
+   * Adds an image (from a URL the store can fetch) to the product's media: appended, or inserted at
+   * `position` (0-based; the images from there on move one place down). Answers the new media
+   * (`id` is its media id; `url` is our URL until the store has processed the image).
+   */
+  addProductImage(productId: string, image: { url: string; altText?: string | null; position?: number }): Promise<ImageSnapshot>;
+  /**
+   * (Added for proposed image edits.) Removes media from the product (variants showing it lose
+   * their image). Unknown media ids: CommerceError 404, nothing removed.
+   * Shopify: `fileUpdate` with `referencesToRemove` (productDeleteMedia is deprecated).
+   */
+  deleteProductMedia(productId: string, mediaIds: string[]): Promise<void>;
   /**
    * (Added for proposed variant images.) Makes `image` THE image of one variant: the image is added
    * to the product's media and attached to the variant, replacing the media the variant had (a

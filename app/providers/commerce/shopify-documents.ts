@@ -231,6 +231,20 @@ export const PRODUCT_VARIANT_DETACH_MEDIA = `#graphql
 `;
 
 /**
+ * Removes media from a product: `fileUpdate` with `referencesToRemove` (the 2026-10 replacement of
+ * the deprecated productDeleteMedia). The file stays in the shop's Files; the product's gallery
+ * and the variants that showed it lose it.
+ */
+export const PRODUCT_REMOVE_MEDIA = `#graphql
+  mutation ProductRemoveMedia($files: [FileUpdateInput!]!) {
+    fileUpdate(files: $files) {
+      files { id }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/**
  * Creates an image from a URL on the product and attaches it to a variant in one call
  * (`media` + the variant's `mediaSrc`): Shopify attaches it once the image is processed.
  */
@@ -539,6 +553,7 @@ export const ADMIN_DOCUMENTS: Record<string, string> = {
   VariantMedia: VARIANT_MEDIA,
   ProductVariantDetachMedia: PRODUCT_VARIANT_DETACH_MEDIA,
   ProductVariantSetImage: PRODUCT_VARIANT_SET_IMAGE,
+  ProductRemoveMedia: PRODUCT_REMOVE_MEDIA,
   InventoryLevels: INVENTORY_LEVELS,
   VariantInventoryItems: VARIANT_INVENTORY_ITEMS,
   InventoryItemProduct: INVENTORY_ITEM_PRODUCT,

@@ -562,6 +562,17 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
       check("productUpdate", data.productUpdate.userErrors);
       const m = data.productUpdate.product?.media.nodes[0];
       if (!m) throw new CommerceError("Shopify did not return the new media", [], 502);
+      const last = Math.max(0, (data.productUpdate.product?.mediaCount?.count ?? 1) - 1);
+      let position = last;
+      if (image.position !== undefined && Math.floor(image.position) < last) {
+        // Moved into place (the media from there on move one place down).
+        position = Math.max(0, Math.floor(image.position));
+        const moved = await gql<{ productReorderMedia: { mediaUserErrors: UserErrors } }>("ProductReorderMedia", D.PRODUCT_REORDER_MEDIA, {
+          id: productId,
+          moves: [{ id: m.id, newPosition: String(position) }],
+        });
+        check("productReorderMedia", moved.productReorderMedia.mediaUserErrors);
+      }
       // A new image is processed asynchronously: until then it has no image URL of its own.
       return {
         id: m.id,
@@ -569,8 +580,17 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
         altText: m.image?.altText ?? image.altText ?? null,
         width: m.image?.width ?? null,
         height: m.image?.height ?? null,
-        position: Math.max(0, (data.productUpdate.product?.mediaCount?.count ?? 1) - 1),
+        position,
       };
+    },
+
+    async deleteProductMedia(productId, mediaIds) {
+      const ids = [...new Set(mediaIds)];
+      if (!ids.length) return;
+      const data = await gql<{ fileUpdate: { files: { id: string }[] | null; userErrors: UserErrors } }>("ProductRemoveMedia", D.PRODUCT_REMOVE_MEDIA, {
+        files: ids.map((id) => ({ id, referencesToRemove: [productId] })),
+      });
+      check("fileUpdate", data.fileUpdate.userErrors);
     },
 
     async setVariantImage(productId, variantId, image) {

@@ -1,8 +1,87 @@
-import { useState } from "react";
-import { Link } from "react-router-dom";
+/**
+ * The header's account area. Signed in: Saved, an Account menu (the email and the shopper's pages:
+ * account, orders, returns, reviews to write, notifications, clones) and Sign out, so the header
+ * fits from 375 px to 1280 px. Guests: Saved, Account and Sign in.
+ */
+import { useEffect, useId, useRef, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router-dom";
 import { useSession } from "../lib/session";
 import { errorMessage } from "../lib/api";
 import { AccountLinks } from "./AccountLinks";
+
+const MENU_LINKS: { to: string; label: string; testId: string; end?: boolean }[] = [
+  { to: "/account", label: "Account", testId: "header-account-link", end: true },
+  { to: "/account/orders", label: "Orders", testId: "account-orders-link" },
+  { to: "/account/returns", label: "Returns", testId: "account-returns-link" },
+  { to: "/reviewable-orders", label: "Reviews to write", testId: "account-reviews-link" },
+  { to: "/account/notifications", label: "Notifications", testId: "account-notifications-link" },
+  { to: "/clones", label: "My clones", testId: "account-clones-link" },
+];
+
+function AccountDropdown({ email }: { email: string | null }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const location = useLocation();
+
+  // Closes on navigation, a click elsewhere and Escape (focus back on the button).
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (e: PointerEvent) => {
+      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        setOpen(false);
+        button.current?.focus();
+      }
+    };
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="account-menu" ref={root}>
+      <button
+        ref={button}
+        type="button"
+        className="account-menu__button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label="Account menu"
+        data-testid="account-menu-button"
+        onClick={() => setOpen((v) => !v)}
+      >
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+          <circle cx="12" cy="8.5" r="4" fill="none" stroke="currentColor" strokeWidth="1.8" />
+          <path d="M4.5 20c1.4-3.6 4.2-5.2 7.5-5.2s6.1 1.6 7.5 5.2" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+        </svg>
+        <span className="account-menu__label">Account</span>
+        <svg className="account-menu__chevron" viewBox="0 0 12 12" width="10" height="10" aria-hidden="true" focusable="false">
+          <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </button>
+      <div id={panelId} className="account-menu__panel" hidden={!open} data-testid="account-menu">
+        <span className="account__email" title={email ?? undefined}>
+          {email}
+        </span>
+        <nav aria-label="Your account">
+          {MENU_LINKS.map((l) => (
+            <NavLink key={l.to} to={l.to} end={l.end} className="account-menu__link" data-testid={l.testId}>
+              {l.label}
+            </NavLink>
+          ))}
+        </nav>
+      </div>
+    </div>
+  );
+}
 
 export function AccountMenu() {
   const { user, signedIn, signOut, signingOut } = useSession();
@@ -21,16 +100,8 @@ export function AccountMenu() {
 
   return (
     <div className="account">
-      <AccountLinks />
-      <span className="account__email" title={user.email ?? undefined}>
-        {user.email}
-      </span>
-      <Link className="account__link" to="/account/orders" data-testid="account-orders-link">
-        Orders
-      </Link>
-      <Link className="account__link" to="/reviewable-orders" data-testid="account-reviews-link">
-        Reviews to write
-      </Link>
+      <AccountLinks withAccount={false} />
+      <AccountDropdown email={user.email ?? null} />
       <button
         type="button"
         className="account__signout"

@@ -14,6 +14,9 @@ export const ACCOUNT_LINKS = [
   { to: "/saved", label: "Saved" },
   { to: "/following", label: "Following" },
   { to: "/my-collections", label: "My collections" },
+  { to: "/clones", label: "My clones" },
+  { to: "/try-ons", label: "Try-ons" },
+  { to: "/saved-try-ons", label: "Saved try-ons" },
   { to: "/account", label: "Account" },
 ] as const;
 

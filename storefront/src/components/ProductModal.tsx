@@ -17,6 +17,7 @@ import { useRecordView } from "../lib/use-record-view";
 import { ProductDetails } from "./ProductDetails";
 import { RelatedProducts } from "./RelatedProducts";
 import { Spinner } from "./FeedStatus";
+import { TryOnPanel } from "./ai/TryOnPanel";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -127,6 +128,7 @@ export function ProductModal({ productId, onClose }: { productId: string; onClos
           ) : (
             <>
               <ProductDetails key={product.data.id} product={product.data} headingLevel={2} headingId={headingId} compact />
+              <TryOnPanel key={`tryon-${product.data.id}`} product={product.data} compact />
               <RelatedProducts
                 key={`related-${product.data.id}`}
                 productId={product.data.id}

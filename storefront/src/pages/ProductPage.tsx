@@ -20,6 +20,7 @@ import { RelatedProducts } from "../components/RelatedProducts";
 import { RecentlyViewed } from "../components/RecentlyViewed";
 import { ProductReviews } from "../components/reviews/ProductReviews";
 import { Spinner } from "../components/FeedStatus";
+import { TryOnPanel } from "../components/ai/TryOnPanel";
 
 export function ProductPage() {
   const api = useApi();
@@ -98,6 +99,7 @@ export function ProductPage() {
       ) : (
         <>
           <ProductDetails key={product.data.id} product={product.data} headingLevel={1} />
+          <TryOnPanel key={`tryon-${product.data.id}`} product={product.data} openOnParam />
           <ProductReviews key={`reviews-${product.data.id}`} productId={product.data.id} productTitle={product.data.title} />
           <RecentlyViewed excludeId={product.data.id} />
           <RelatedProducts key={`related-${product.data.id}-${mobile}`} productId={product.data.id} batchSize={relatedBatchSize(mobile)} />

@@ -1,0 +1,98 @@
+/**
+ * The storefront header with a signed-in shopper at 1280 px and 375 px: nothing overflows the
+ * viewport, the account area stays on one line, and the shopper's pages (Account, Orders, Returns,
+ * Reviews to write, Notifications, My clones) are in the account menu, which opens and closes
+ * (navigation, Escape, a click elsewhere). Sign out stays in the header.
+ */
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, screenshot } from "../helpers/browser";
+
+const base = inject("e2eBaseUrl");
+
+async function signIn(page: Page) {
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Email").fill("shopper@demo.local");
+  await page.getByLabel("Password").fill("demo-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).first().waitFor({ timeout: 20_000 });
+}
+
+/** Elements of the header sticking out of the viewport, and the page's horizontal overflow. */
+async function layout(page: Page) {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const outside = [...document.querySelectorAll(".header *")]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && (r.right > width + 0.5 || r.left < -0.5);
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${(el as HTMLElement).className}`);
+    const account = document.querySelector(".header .account")!.getBoundingClientRect();
+    const signOut = [...document.querySelectorAll(".header button")].find((b) => b.textContent === "Sign out")!.getBoundingClientRect();
+    return { outside, scrollWidth: document.documentElement.scrollWidth, width, accountHeight: account.height, signOutVisible: signOut.width > 0 };
+  });
+}
+
+describe("storefront header (Chromium, demo shopper)", () => {
+  let browser: Browser;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const b = await launchBrowser();
+    browser = b.browser;
+    close = b.close;
+  });
+  afterAll(() => close?.());
+
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 375, height: 812 },
+  ]) {
+    it(`fits at ${viewport.width} px; the account menu holds the shopper's pages`, async () => {
+      const context = await browser.newContext({ viewport });
+      try {
+        const page = await context.newPage();
+        await signIn(page);
+        await page.getByTestId("account-menu-button").waitFor();
+        const l = await layout(page);
+        expect(l.outside).toEqual([]);
+        expect(l.scrollWidth).toBeLessThanOrEqual(l.width);
+        expect(l.accountHeight).toBeLessThanOrEqual(48); // one line, not wrapped
+        expect(l.signOutVisible).toBe(true);
+
+        const menu = page.getByTestId("account-menu");
+        const button = page.getByTestId("account-menu-button");
+        expect(await menu.isVisible()).toBe(false);
+        expect(await button.getAttribute("aria-expanded")).toBe("false");
+        await button.click();
+        await menu.waitFor();
+        expect(await button.getAttribute("aria-expanded")).toBe("true");
+        expect(await menu.locator(".account__email").textContent()).toBe("shopper@demo.local");
+        expect(await menu.getByRole("link").allTextContents()).toEqual(["Account", "Orders", "Returns", "Reviews to write", "Notifications", "My clones"]);
+        const box = (await menu.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+        await screenshot(page, `header-menu-${viewport.width}`);
+
+        // Escape closes and gives the focus back; a click elsewhere closes.
+        await page.keyboard.press("Escape");
+        await menu.waitFor({ state: "hidden" });
+        expect(await button.evaluate((b) => b === document.activeElement)).toBe(true);
+        await button.click();
+        await menu.waitFor();
+        await page.locator("main").first().click({ position: { x: 5, y: 5 } });
+        await menu.waitFor({ state: "hidden" });
+
+        // A link navigates and closes the menu.
+        await button.click();
+        await page.getByTestId("account-returns-link").click();
+        await page.waitForURL((u) => u.pathname === "/account/returns");
+        await menu.waitFor({ state: "hidden" });
+        await screenshot(page, `header-${viewport.width}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

@@ -66,13 +66,14 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
     await panel.waitFor({ timeout: 30_000 });
     // Opened by the address, no click needed
     await panel.getByTestId("tryon-body").waitFor({ timeout: 30_000 });
-    const note = panel.getByTestId("tryon-guest-note");
-    await note.waitFor();
-    expect(await note.getByRole("link", { name: "Sign in" }).count()).toBe(1);
-    // A new guest has no clone of its own: the panel offers to make one (unless house models exist)
-    if ((await panel.getByTestId("tryon-clone").count()) === 0) {
-      await panel.getByTestId("tryon-create-clone").waitFor();
+    // A new guest has no clone of its own: the panel offers to make one or to sign in; when house
+    // models exist (other files may make some), it offers them with a note to sign in.
+    await panel.locator('[data-testid="tryon-no-clone"], [data-testid="tryon-guest-note"]').first().waitFor({ timeout: 30_000 });
+    if ((await panel.getByTestId("tryon-no-clone").count()) > 0) {
+      expect(await panel.getByTestId("tryon-create-clone").count()).toBe(1);
       expect(await panel.getByTestId("tryon-sign-in").count()).toBe(1);
+    } else {
+      expect(await panel.getByTestId("tryon-guest-note").getByRole("link", { name: "Sign in" }).count()).toBe(1);
     }
     await screenshot(page, "tryon-guest-panel");
   });
@@ -218,6 +219,33 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
     },
     SLOW + 120_000
   );
+
+  it("the product modal has the try-on panel too, showing the latest result (phone-sized screen)", async () => {
+    expect(tryonId).not.toBe("");
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${base}/?product=${product.id.split("/").pop()}`);
+      const modal = page.getByTestId("product-modal");
+      await modal.waitFor({ timeout: 30_000 });
+      const panel = modal.getByTestId("tryon-panel");
+      await panel.getByTestId("tryon-open").click();
+      await panel.locator(`[data-testid="tryon-clone"][data-clone-id="${cloneId}"]`).click();
+      // The latest try-on of this product on this clone comes back without starting a new one
+      const image = panel.getByTestId("tryon-result-image");
+      await image.waitFor({ timeout: 30_000 });
+      expect(await image.getAttribute("data-placeholder")).toBeNull();
+      await panel.locator('[data-testid="tryon-save"][data-known="true"]').waitFor({ timeout: 20_000 });
+      expect(await panel.getByTestId("tryon-save").getAttribute("data-saved")).toBe("true");
+      await image.scrollIntoViewIfNeeded();
+      await screenshot(page, "tryon-modal-mobile");
+      console.log("[dbg]", await page.evaluate(() => {
+        const r = (sel: string) => { const e = document.querySelector(sel); if (!e) return null; const b = e.getBoundingClientRect(); return [Math.round(b.top), Math.round(b.bottom), Math.round(b.height)]; };
+        return JSON.stringify({ y: window.scrollY, dialog: r('[data-testid="product-modal"]'), body: r('.modal__body'), panel: r('[data-testid="tryon-panel"]'), img: r('[data-testid="tryon-result-image"]'), save: r('[data-testid="tryon-save"]'), result: r('[data-testid="tryon-result"]'), bodyScroll: document.querySelector('.modal__body')?.scrollTop });
+      }));
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
 
   it("a save that fails is rolled back with a message; unsaving from the Saved try-ons page takes it off the list", async () => {
     expect(tryonId).not.toBe("");

@@ -139,9 +139,9 @@ function TryOnBody({ productId, productTitle }: { productId: string; productTitl
   const busy = start.isPending || again.isPending || tryOnBusy(t);
 
   return (
-    <div className="tryon__body" data-testid="tryon-body">
+    <div className={`tryon__body${choices.length === 0 ? " tryon__body--single" : ""}`} data-testid="tryon-body">
       <div>
-        {!signedIn && (
+        {!signedIn && choices.length > 0 && (
           <p className="tryon__message" data-testid="tryon-guest-note">
             You are trying clothes on as a guest. <Link to="/login">Sign in</Link> to use your clones and keep your try-ons on every device.
           </p>

@@ -106,7 +106,11 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
       await screenshot(page, "tryon-clone-photo-refused");
 
       // Remove the refused photos, add others of the same person, send again
-      while ((await refused.count()) > 0) await refused.first().getByRole("button", { name: /^Remove photo/ }).click();
+      while ((await refused.count()) > 0)
+        await refused
+          .first()
+          .getByRole("button", { name: /^Remove photo/ })
+          .click();
       const more = ["person-5.jpg", "person-6.jpg", "person-1.jpg"].slice(0, 4 - (await form.getByTestId("clone-photo").count()) + 1);
       await form.getByTestId("clone-photos-input").setInputFiles(more.map(photo));
       await page.waitForFunction(
@@ -128,7 +132,10 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
       expect(cloneId).not.toBe("");
       expect(await card.getByText("Private").count()).toBeGreaterThan(0);
       if ((await card.getAttribute("data-status")) === "training") {
-        await card.getByTestId("clone-training-progress").waitFor({ timeout: 10_000 }).catch(() => undefined);
+        await card
+          .getByTestId("clone-training-progress")
+          .waitFor({ timeout: 10_000 })
+          .catch(() => undefined);
         await screenshot(page, "tryon-clone-training");
       }
       await page.waitForFunction(
@@ -140,9 +147,26 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
         { timeout: SLOW, polling: 1000 }
       );
       const status = await card.getAttribute("data-status");
-      if (status !== "ready") throw new Error(`training failed: ${await card.getByTestId("clone-job-error").textContent().catch(() => "")}`);
+      if (status !== "ready")
+        throw new Error(
+          `training failed: ${await card
+            .getByTestId("clone-job-error")
+            .textContent()
+            .catch(() => "")}`
+        );
       await card.getByTestId("clone-job-duration").waitFor({ timeout: 30_000 });
       await screenshot(page, "tryon-clone-ready");
+
+      // Choose one of the photos as the profile picture
+      await card.getByRole("button", { name: "Choose a photo" }).click();
+      const second = card.getByRole("button", { name: "Use photo 2 as the profile picture" });
+      const chosen = await second.locator("img").getAttribute("src");
+      await second.click();
+      await page.waitForFunction(
+        ([id, url]) => document.querySelector(`[data-testid="clone-card"][data-clone-id="${id}"] .clone-card__avatar`)?.getAttribute("src") === url,
+        [cloneId, chosen] as const,
+        { timeout: 20_000 }
+      );
     },
     SLOW + 240_000
   );
@@ -174,7 +198,11 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
 
       // The real try-on, on the local provider
       await start.click();
-      await panel.locator('[data-testid="tryon-result"][data-status="queued"], [data-testid="tryon-result"][data-status="processing"], [data-testid="tryon-result"][data-status="completed"]').waitFor({ timeout: 30_000 });
+      await panel
+        .locator(
+          '[data-testid="tryon-result"][data-status="queued"], [data-testid="tryon-result"][data-status="processing"], [data-testid="tryon-result"][data-status="completed"]'
+        )
+        .waitFor({ timeout: 30_000 });
       if ((await panel.getByTestId("tryon-progress").count()) > 0) await screenshot(page, "tryon-in-progress");
       await page.waitForFunction(
         () => {
@@ -236,12 +264,13 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
       expect(await image.getAttribute("data-placeholder")).toBeNull();
       await panel.locator('[data-testid="tryon-save"][data-known="true"]').waitFor({ timeout: 20_000 });
       expect(await panel.getByTestId("tryon-save").getAttribute("data-saved")).toBe("true");
-      await image.scrollIntoViewIfNeeded();
+      // Scroll the modal's own body (not the fixed dialog) to the panel
+      await page.evaluate(() => {
+        const body = document.querySelector(".modal__body");
+        const panelEl = document.querySelector('[data-testid="product-modal"] [data-testid="tryon-panel"]');
+        if (body && panelEl) body.scrollTop += panelEl.getBoundingClientRect().top - body.getBoundingClientRect().top;
+      });
       await screenshot(page, "tryon-modal-mobile");
-      console.log("[dbg]", await page.evaluate(() => {
-        const r = (sel: string) => { const e = document.querySelector(sel); if (!e) return null; const b = e.getBoundingClientRect(); return [Math.round(b.top), Math.round(b.bottom), Math.round(b.height)]; };
-        return JSON.stringify({ y: window.scrollY, dialog: r('[data-testid="product-modal"]'), body: r('.modal__body'), panel: r('[data-testid="tryon-panel"]'), img: r('[data-testid="tryon-result-image"]'), save: r('[data-testid="tryon-save"]'), result: r('[data-testid="tryon-result"]'), bodyScroll: document.querySelector('.modal__body')?.scrollTop });
-      }));
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
@@ -259,7 +288,11 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
     const held = new Promise<void>((r) => (release = r));
     await page.route("**/api/users/saved-tryons/toggle", async (route) => {
       await held;
-      await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "Something went wrong on our side" } }) });
+      await route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "internal", message: "Something went wrong on our side" } }),
+      });
     });
     await heart.click();
     expect(await heart.getAttribute("data-saved")).toBe("false");
@@ -273,5 +306,25 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
 
     await heart.click();
     await card.waitFor({ state: "detached", timeout: 30_000 });
+  });
+
+  it("deletes the try-on's image, then the clone, each after confirming", async () => {
+    expect(tryonId).not.toBe("");
+    await page.goto(`${base}/try-ons`);
+    const card = page.locator(`[data-testid="tryon-card"][data-tryon-id="${tryonId}"]`);
+    await card.waitFor({ timeout: 30_000 });
+    await card.getByTestId("tryon-delete").click();
+    await page.getByTestId("tryon-delete-dialog").waitFor();
+    await page.getByTestId("tryon-delete-dialog-confirm").click();
+    await card.waitFor({ state: "detached", timeout: 30_000 });
+
+    await page.goto(`${base}/clones`);
+    const clone = page.locator(`[data-testid="clone-card"][data-clone-id="${cloneId}"]`);
+    await clone.waitFor({ timeout: 30_000 });
+    await clone.getByTestId("clone-delete").click();
+    await page.getByTestId("clone-delete-dialog").waitFor();
+    await screenshot(page, "tryon-clone-delete-confirm");
+    await page.getByTestId("clone-delete-dialog-confirm").click();
+    await clone.waitFor({ state: "detached", timeout: 30_000 });
   });
 });

@@ -26,7 +26,12 @@ export const cloneStatusKey = (id: string) => [USER_QUERY_PREFIX, "clone-status"
 export const HOUSE_MODELS_KEY = ["house-models"] as const;
 
 /** The picture of a clone: its profile image, else its first photo. */
-export function cloneImage(c: { profileImageUrl: string | null; baseImageUrls?: string[]; photos?: { image_url: string; ok: boolean }[]; previewImageUrl?: string | null }): string | null {
+export function cloneImage(c: {
+  profileImageUrl: string | null;
+  baseImageUrls?: string[];
+  photos?: { image_url: string; ok: boolean }[];
+  previewImageUrl?: string | null;
+}): string | null {
   return c.profileImageUrl ?? c.previewImageUrl ?? c.photos?.find((p) => p.ok)?.image_url ?? c.baseImageUrls?.[0] ?? null;
 }
 
@@ -119,7 +124,11 @@ export function photoVerdictsOf(error: unknown): ClonePhotoResult[] | null {
 export function useCloneUpload() {
   const api = useApi();
   return {
-    create(args: { name: string; gender: "menswear" | "womenswear"; photos: File[]; startTraining?: boolean }, onProgress: (percent: number) => void, signal?: AbortSignal) {
+    create(
+      args: { name: string; gender: "menswear" | "womenswear"; photos: File[]; startTraining?: boolean },
+      onProgress: (percent: number) => void,
+      signal?: AbortSignal
+    ) {
       const form = new FormData();
       form.set("name", args.name);
       form.set("gender", args.gender);

@@ -22,9 +22,13 @@ const loaders = new WeakMap<ApiClient, BatchLoader<boolean>>();
 function loaderFor(api: ApiClient): BatchLoader<boolean> {
   let l = loaders.get(api);
   if (!l) {
-    l = createBatchLoader(async (ids) => new Map((await api.savedTryOnsCheck({ query: { ids: ids.join(",") } })).saved.map((id) => [id, true] as const)), false, {
-      maxBatch: 100,
-    });
+    l = createBatchLoader(
+      async (ids) => new Map((await api.savedTryOnsCheck({ query: { ids: ids.join(",") } })).saved.map((id) => [id, true] as const)),
+      false,
+      {
+        maxBatch: 100,
+      }
+    );
     loaders.set(api, l);
   }
   return l;
@@ -93,8 +97,8 @@ export function useSavedTryOn(tryonId: string): SavedTryOnToggle {
                   error instanceof ApiClientError && error.status < 500
                     ? errorMessage(error)
                     : next.value
-                      ? "Could not save this try-on. Please try again."
-                      : "Could not remove this try-on. Please try again.",
+                    ? "Could not save this try-on. Please try again."
+                    : "Could not remove this try-on. Please try again.",
               }
         );
       } finally {

@@ -34,7 +34,10 @@ export function uploadForm<T>(url: string, form: FormData, opts: UploadOptions =
         resolve(data as T);
         return;
       }
-      const e = data && typeof data === "object" ? (data as { error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown } }).error : undefined;
+      const e =
+        data && typeof data === "object"
+          ? (data as { error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown } }).error
+          : undefined;
       if (e && typeof e.code === "string" && typeof e.message === "string") {
         reject(new ApiClientError(xhr.status, e.code, e.message, e.details, typeof e.requestId === "string" ? e.requestId : undefined));
       } else reject(new ApiClientError(xhr.status, "http_error", `Request failed with status ${xhr.status}`));

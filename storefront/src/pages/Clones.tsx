@@ -36,7 +36,9 @@ export function Clones() {
           My clones
         </h1>
       </div>
-      <p className="ai-section__text">A clone is an AI model of you, made from your photos, to see clothes on yourself before you buy. Your clones are private.</p>
+      <p className="ai-section__text">
+        A clone is an AI model of you, made from your photos, to see clothes on yourself before you buy. Your clones are private.
+      </p>
       <GuestNote what="your clones and try-ons" />
       <SessionGate>
         <div className="ai-section">
@@ -66,7 +68,13 @@ export function Clones() {
               </ul>
               {clones.hasNextPage && (
                 <div className="load-more">
-                  <button type="button" className="button button--ghost" disabled={clones.isFetchingNextPage} onClick={() => void clones.fetchNextPage()} data-testid="clones-more">
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={clones.isFetchingNextPage}
+                    onClick={() => void clones.fetchNextPage()}
+                    data-testid="clones-more"
+                  >
                     {clones.isFetchingNextPage ? "Loading…" : "Load more"}
                   </button>
                 </div>

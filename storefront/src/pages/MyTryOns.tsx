@@ -92,7 +92,13 @@ export function MyTryOns() {
             )}
             {list.hasNextPage && (
               <div className="load-more">
-                <button type="button" className="button button--ghost" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} data-testid="tryons-more">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={list.isFetchingNextPage}
+                  onClick={() => void list.fetchNextPage()}
+                  data-testid="tryons-more"
+                >
                   {list.isFetchingNextPage ? "Loading…" : "Show more"}
                 </button>
               </div>

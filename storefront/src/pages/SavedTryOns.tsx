@@ -85,7 +85,13 @@ export function SavedTryOns() {
             )}
             {list.hasNextPage && (
               <div className="load-more">
-                <button type="button" className="button button--ghost" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} data-testid="saved-tryons-more">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={list.isFetchingNextPage}
+                  onClick={() => void list.fetchNextPage()}
+                  data-testid="saved-tryons-more"
+                >
                   {list.isFetchingNextPage ? "Loading…" : "Show more"}
                 </button>
               </div>

@@ -10,7 +10,15 @@ export function AiProgress({ label, percent, testId }: { label: string; percent:
         <span>{label}</span>
         {!indeterminate && <span aria-hidden="true">{value}%</span>}
       </div>
-      <div className="ai-progress__bar" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={indeterminate ? label : `${label}: ${value}%`}>
+      <div
+        className="ai-progress__bar"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={value}
+        aria-valuetext={indeterminate ? label : `${label}: ${value}%`}
+      >
         <div className="ai-progress__fill" style={{ width: `${value ?? 35}%` }} />
       </div>
     </div>

@@ -58,7 +58,10 @@ export function CloneCard({ clone: listed }: { clone: CloneView }) {
   const train = useMutation({
     mutationFn: () =>
       api.clonesProcessSelectedBaseImages({
-        body: { cloneId: clone.id, selectedImageUrls: clone.baseImageUrls.length >= MIN_USABLE_PHOTOS ? clone.baseImageUrls : usablePhotos.map((p) => p.image_url) },
+        body: {
+          cloneId: clone.id,
+          selectedImageUrls: clone.baseImageUrls.length >= MIN_USABLE_PHOTOS ? clone.baseImageUrls : usablePhotos.map((p) => p.image_url),
+        },
       }),
     onSuccess: ({ clone: c }) => {
       qc.setQueryData(["user", "clone", c.id], c);
@@ -114,7 +117,12 @@ export function CloneCard({ clone: listed }: { clone: CloneView }) {
   const actionError = [train, generate, setProfile].find((m) => m.isError)?.error;
 
   return (
-    <li className="clone-card" data-testid="clone-card" data-clone-id={clone.id} data-status={ready ? "ready" : failed ? "failed" : started ? "training" : "new"}>
+    <li
+      className="clone-card"
+      data-testid="clone-card"
+      data-clone-id={clone.id}
+      data-status={ready ? "ready" : failed ? "failed" : started ? "training" : "new"}
+    >
       <div className="clone-card__head">
         <img className="clone-card__avatar" src={image ?? TRYON_PLACEHOLDER_IMAGE} alt="" width={64} height={64} />
         <div>
@@ -151,7 +159,9 @@ export function CloneCard({ clone: listed }: { clone: CloneView }) {
         </p>
       )}
       {clone.profile_image_status === "processing" && <AiProgress label="Making a profile picture" percent={null} testId="clone-profile-progress" />}
-      {clone.profile_image_status === "failed" && <p className="clone-card__error">The profile picture could not be made. Try again or choose one of your photos.</p>}
+      {clone.profile_image_status === "failed" && (
+        <p className="clone-card__error">The profile picture could not be made. Try again or choose one of your photos.</p>
+      )}
 
       {choosing && (
         <div>
@@ -185,7 +195,13 @@ export function CloneCard({ clone: listed }: { clone: CloneView }) {
 
       <div className="clone-card__actions">
         {(!started || failed) && clone.is_owner && (
-          <button type="button" className="button button--small" disabled={train.isPending || usablePhotos.length < MIN_USABLE_PHOTOS} onClick={() => train.mutate()} data-testid="clone-train">
+          <button
+            type="button"
+            className="button button--small"
+            disabled={train.isPending || usablePhotos.length < MIN_USABLE_PHOTOS}
+            onClick={() => train.mutate()}
+            data-testid="clone-train"
+          >
             {train.isPending ? "Starting…" : failed ? "Train again" : "Start training"}
           </button>
         )}
@@ -209,7 +225,12 @@ export function CloneCard({ clone: listed }: { clone: CloneView }) {
                 {choosing ? "Close" : "Choose a photo"}
               </button>
             )}
-            <button type="button" className="button button--small button--ghost button--danger-ghost" onClick={() => setConfirming(true)} data-testid="clone-delete">
+            <button
+              type="button"
+              className="button button--small button--ghost button--danger-ghost"
+              onClick={() => setConfirming(true)}
+              data-testid="clone-delete"
+            >
               Delete
             </button>
           </>

@@ -59,7 +59,8 @@ export function CloneCreator({ onCreated }: { onCreated?(cloneId: string): void 
   const addFiles = async (files: File[]) => {
     setProblem(null);
     const room = MAX_CLONE_PHOTOS - photosRef.current.length;
-    if (files.length > room) setProblem(`At most ${MAX_CLONE_PHOTOS} photos: ${plural(files.length - Math.max(0, room), "photo was", "photos were")} left out.`);
+    if (files.length > room)
+      setProblem(`At most ${MAX_CLONE_PHOTOS} photos: ${plural(files.length - Math.max(0, room), "photo was", "photos were")} left out.`);
     const items: LocalPhoto[] = files.slice(0, Math.max(0, room)).map((f) => {
       const invalid = validatePhotoFile(f);
       return { key: `p${nextKey++}`, name: f.name, file: null, preview: null, state: invalid ? "invalid" : "preparing", problem: invalid ?? undefined };
@@ -191,7 +192,13 @@ export function CloneCreator({ onCreated }: { onCreated?(cloneId: string): void 
           </p>
         )}
         <div className="panel__actions">
-          <button type="button" className="button" disabled={selected.size < MIN_USABLE_PHOTOS || train.isPending} onClick={() => train.mutate()} data-testid="clone-start-training">
+          <button
+            type="button"
+            className="button"
+            disabled={selected.size < MIN_USABLE_PHOTOS || train.isPending}
+            onClick={() => train.mutate()}
+            data-testid="clone-start-training"
+          >
             {train.isPending ? "Starting…" : `Start training with ${plural(selected.size, "photo")}`}
           </button>
         </div>
@@ -213,13 +220,27 @@ export function CloneCreator({ onCreated }: { onCreated?(cloneId: string): void 
           <label className="field__label" htmlFor={`${uid}-name`}>
             Name
           </label>
-          <input id={`${uid}-name`} className="field__input" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} required data-testid="clone-name" />
+          <input
+            id={`${uid}-name`}
+            className="field__input"
+            value={name}
+            maxLength={80}
+            onChange={(e) => setName(e.target.value)}
+            required
+            data-testid="clone-name"
+          />
         </div>
         <div className="field">
           <label className="field__label" htmlFor={`${uid}-gender`}>
             Clothes for
           </label>
-          <select id={`${uid}-gender`} className="field__input" value={gender} onChange={(e) => setGender(e.target.value as CloneGender)} data-testid="clone-gender">
+          <select
+            id={`${uid}-gender`}
+            className="field__input"
+            value={gender}
+            onChange={(e) => setGender(e.target.value as CloneGender)}
+            data-testid="clone-gender"
+          >
             <option value="womenswear">Womenswear</option>
             <option value="menswear">Menswear</option>
           </select>
@@ -232,7 +253,15 @@ export function CloneCreator({ onCreated }: { onCreated?(cloneId: string): void 
         </label>
         <label className="button button--ghost">
           Take a photo
-          <input className="visually-hidden" type="file" accept="image/*" capture="user" onChange={onPick} disabled={uploading} data-testid="clone-camera-input" />
+          <input
+            className="visually-hidden"
+            type="file"
+            accept="image/*"
+            capture="user"
+            onChange={onPick}
+            disabled={uploading}
+            data-testid="clone-camera-input"
+          />
         </label>
       </div>
       {photos.length > 0 && <PhotoGrid photos={photos} onRemove={uploading ? undefined : remove} />}
@@ -284,12 +313,12 @@ function PhotoGrid({
           p.state === "invalid"
             ? p.problem
             : p.state === "preparing"
-              ? "Preparing…"
-              : verdict
-                ? verdict.ok
-                  ? "Usable"
-                  : verdict.reason ?? "This photo cannot be used"
-                : "Ready to send";
+            ? "Preparing…"
+            : verdict
+            ? verdict.ok
+              ? "Usable"
+              : verdict.reason ?? "This photo cannot be used"
+            : "Ready to send";
         const url = verdict?.ok ? verdict.image_url : null;
         return (
           <li key={p.key} className={`clone-photo${cls}`} data-testid="clone-photo" data-verdict={verdict ? (verdict.ok ? "ok" : "refused") : undefined}>

@@ -56,7 +56,12 @@ export function TryOnCard({ tryon, testId = "tryon-card" }: { tryon: TryOn; test
       <div className="tryon-card__actions">
         {tryon.status === "completed" && <TryOnSaveButton tryonId={tryon.id} />}
         {image && (
-          <button type="button" className="button button--small button--ghost button--danger-ghost" onClick={() => setConfirming(true)} data-testid="tryon-delete">
+          <button
+            type="button"
+            className="button button--small button--ghost button--danger-ghost"
+            onClick={() => setConfirming(true)}
+            data-testid="tryon-delete"
+          >
             Delete image
           </button>
         )}
@@ -72,7 +77,9 @@ export function TryOnCard({ tryon, testId = "tryon-card" }: { tryon: TryOn; test
           onCancel={() => setConfirming(false)}
           testId="tryon-delete-dialog"
         >
-          <p>The picture of {productTitle} is deleted{tryon.generated_images.length <= 1 ? ", and the try-on with it" : ""}. This cannot be undone.</p>
+          <p>
+            The picture of {productTitle} is deleted{tryon.generated_images.length <= 1 ? ", and the try-on with it" : ""}. This cannot be undone.
+          </p>
         </ConfirmDialog>
       )}
     </li>

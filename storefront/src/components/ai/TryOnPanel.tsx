@@ -33,13 +33,27 @@ interface Choice {
   kind: "own" | "house";
 }
 
-export function TryOnPanel({ product, compact = false, openOnParam = false }: { product: { id: string; title: string }; compact?: boolean; openOnParam?: boolean }) {
+export function TryOnPanel({
+  product,
+  compact = false,
+  openOnParam = false,
+}: {
+  product: { id: string; title: string };
+  compact?: boolean;
+  openOnParam?: boolean;
+}) {
   const eligible = useTryOnEligible(product.id);
   const [params] = useSearchParams();
   const asked = openOnParam && params.get(TRYON_PARAM) === "1";
   const [open, setOpen] = useState(asked);
   const uid = useId();
   const rootRef = useRef<HTMLElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const [clicked, setClicked] = useState(false);
+  // Opened with the button (which goes away): focus moves into the panel.
+  useEffect(() => {
+    if (clicked && open) bodyRef.current?.focus();
+  }, [clicked, open]);
 
   useEffect(() => {
     if (asked) setOpen(true);
@@ -59,13 +73,23 @@ export function TryOnPanel({ product, compact = false, openOnParam = false }: { 
         <div>
           <p className="panel__text">Try {product.title} on your clone, an AI model made from your photos.</p>
           <p>
-            <button type="button" className="button tryon__toggle" aria-expanded={false} aria-controls={`${uid}-body`} onClick={() => setOpen(true)} data-testid="tryon-open">
+            <button
+              type="button"
+              className="button tryon__toggle"
+              aria-expanded={false}
+              aria-controls={`${uid}-body`}
+              onClick={() => {
+                setClicked(true);
+                setOpen(true);
+              }}
+              data-testid="tryon-open"
+            >
               Try it on
             </button>
           </p>
         </div>
       ) : (
-        <div id={`${uid}-body`}>
+        <div id={`${uid}-body`} ref={bodyRef} tabIndex={-1} aria-label={`Try ${product.title} on`} style={{ outline: "none" }}>
           <TryOnBody productId={product.id} productTitle={product.title} />
         </div>
       )}
@@ -187,7 +211,13 @@ function TryOnBody({ productId, productTitle }: { productId: string; productTitl
         {choices.length > 0 && (
           <div className="tryon__actions" style={{ marginTop: 14 }}>
             {!t || t.status === "failed" ? (
-              <button type="button" className="button" disabled={!cloneId || busy} onClick={() => (t ? again.mutate() : start.mutate())} data-testid="tryon-start">
+              <button
+                type="button"
+                className="button"
+                disabled={!cloneId || busy}
+                onClick={() => (t ? again.mutate() : start.mutate())}
+                data-testid="tryon-start"
+              >
                 {start.isPending || again.isPending ? "Starting…" : t ? "Try again" : "Try it on"}
               </button>
             ) : (
@@ -213,7 +243,11 @@ function TryOnBody({ productId, productTitle }: { productId: string; productTitl
         {t && tryOnBusy(t) && (
           <>
             <img className="tryon__image" src={TRYON_PLACEHOLDER_IMAGE} alt="" aria-hidden="true" />
-            <AiProgress label={t.status === "queued" ? "Waiting to start…" : "Dressing your clone…"} percent={t.status === "queued" && !t.progress ? null : t.progress} testId="tryon-progress" />
+            <AiProgress
+              label={t.status === "queued" ? "Waiting to start…" : "Dressing your clone…"}
+              percent={t.status === "queued" && !t.progress ? null : t.progress}
+              testId="tryon-progress"
+            />
           </>
         )}
         {t && t.status === "completed" && (
@@ -232,7 +266,9 @@ function TryOnBody({ productId, productTitle }: { productId: string; productTitl
             {t.error ?? "This try-on did not work."} Try again, or choose another clone.
           </p>
         )}
-        {!t && !busy && choices.length > 0 && !latest.isPending && <p className="panel__text">Choose a clone and press “Try it on”. It takes a little while.</p>}
+        {!t && !busy && choices.length > 0 && !latest.isPending && (
+          <p className="panel__text">Choose a clone and press “Try it on”. It takes a little while.</p>
+        )}
       </div>
     </div>
   );

@@ -7,6 +7,7 @@
  * demo users and vendors. It never touches Shopify sessions, jobs, worker heartbeats, non-demo
  * users and their tokens, or the migrations table.
  */
+import { seedHouseModels } from "./house-models";
 import type { PrismaClient } from "@prisma/client";
 import { hashPassword } from "../../app/services/passwords.server";
 import { PermissionNames } from "../../app/contract/permissions";
@@ -152,6 +153,8 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await db.userFavoriteStore.createMany({ data: rows.favoriteStores });
   // The demo shopper's cancelled order, returns and back-in-stock requests (./account-orders.ts).
   await seedAccountOrderExtras(db, rows);
+  // Public clones everyone can try products on (./house-models.ts).
+  await seedHouseModels(db, opts.uploadsDir);
   // Recommendation aggregates (popularity, viewed/bought together) from the events just written,
   // by the same rules as the live updates (app/services/recommendations/aggregates.server.ts).
   const recommendations = await rebuildRecommendationAggregates(db, { now: new Date() });

@@ -158,7 +158,8 @@ describe("account screens (Chromium, demo data)", () => {
     }
     const before = Number(((await page.getByTestId("store-followers").textContent()) ?? "").match(/\d+/)![0]);
     await follow.click();
-    expect(await follow.getAttribute("data-following")).toBe("true");
+    // Optimistic: the button turns at once, without waiting for the server (next render, not this tick).
+    await page.waitForFunction(() => document.querySelector('[data-testid="store-page"] [data-testid="follow-button"]')?.getAttribute("data-following") === "true", undefined, { timeout: 2000 });
     expect(await follow.textContent()).toBe("Following");
     await page.waitForFunction((n) => document.querySelector('[data-testid="store-followers"]')?.textContent?.startsWith(String(n)), before + 1);
     await screenshot(page, "account-store-followed");

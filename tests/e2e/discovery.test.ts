@@ -326,7 +326,7 @@ describe("discovery (Chromium, demo data)", () => {
       await p.getByLabel("Email").fill("shopper@demo.local");
       await p.getByLabel("Password").fill("demo-password");
       await p.getByRole("button", { name: "Sign in" }).click();
-      await p.getByText("shopper@demo.local").first().waitFor();
+      await p.getByRole("button", { name: "Sign out" }).first().waitFor(); // signed in (the email sits in the account menu)
       await p.goto(`${base}/photo-search`);
       await p.getByTestId("photo-file").setInputFiles({ name: "look.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg() });
       await p.getByTestId("photo-search-submit").click();
@@ -389,7 +389,7 @@ describe("discovery (Chromium, demo data)", () => {
       await p.getByLabel("Email").fill("shopper@demo.local");
       await p.getByLabel("Password").fill("demo-password");
       await p.getByRole("button", { name: "Sign in" }).click();
-      await p.getByText("shopper@demo.local").first().waitFor();
+      await p.getByRole("button", { name: "Sign out" }).first().waitFor(); // signed in (the email sits in the account menu)
       await p.goto(`${base}/?search=linen%20shirt`);
       await p.getByTestId("search-results").waitFor({ timeout: 20_000 });
       const created = p.waitForResponse((r) => r.url().endsWith("/api/users/notification-requests/search") && r.request().method() === "POST");

@@ -136,6 +136,20 @@ describe("demo data", () => {
     expect(await db.order.count({ where: { user_id: shopper!.id } })).toBeGreaterThan(0);
   });
 
+  it("has public house models, ready for try-on, whose photos exist", async () => {
+    const models = await db.clone.findMany({ where: { isPublic: true, user_id: null }, orderBy: { id: "asc" } });
+    expect(models.length).toBe(2);
+    for (const m of models) {
+      expect(m.processing_status).toBe("READY");
+      expect(m.outfit_generation_status).toBe("COMPLETED");
+      expect(m.baseImageUrls.length).toBeGreaterThan(0);
+      const file = path.join(uploadsDir, m.baseImageUrls[0].replace(/^\/uploads\//, ""));
+      const meta = await sharp(file).metadata();
+      expect(meta.format).toBe("jpeg");
+      expect(Math.min(meta.width!, meta.height!)).toBeGreaterThanOrEqual(512);
+    }
+  });
+
   it("has orders in every status, matching purchase events and consistent reviews", async () => {
     const statuses = await db.orderItem.groupBy({ by: ["status"], _count: { _all: true } });
     expect(statuses.map((s) => s.status).sort()).toEqual(["cancelled", "delivered", "fulfilled", "shipped", "unfulfilled"]);

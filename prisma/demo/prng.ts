@@ -4,19 +4,9 @@
  */
 import { createHash } from "node:crypto";
 
-export type Rng = () => number;
+import { mulberry32, type Rng } from "../../app/lib/prng";
 
-/** mulberry32: tiny, fast, good enough for demo data. Returns floats in [0, 1). */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32, type Rng };
 
 export class Random {
   readonly next: Rng;

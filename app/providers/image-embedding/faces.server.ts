@@ -5,11 +5,10 @@
  * folder through `file://` URLs, and `fetch` answers those from disk while the models load
  * (Node's fetch does not read files). Loaded on first use, once per process.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type { FaceBox } from "./port";
-import { packageDir, tensorflow, wasmDir } from "./tf-runtime.server";
+import { packageDir, tensorflow, wasmDir, withFileFetch } from "./tf-runtime.server";
 
 const require = createRequire(import.meta.url);
 
@@ -22,28 +21,6 @@ interface HumanLike {
 }
 
 let human: Promise<HumanLike> | null = null;
-
-/** Runs `fn` with a fetch that serves file:// URLs from disk (other URLs go to the real fetch). */
-async function withFileFetch<T>(fn: () => Promise<T>): Promise<T> {
-  const real = globalThis.fetch;
-  globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (url.startsWith("file://")) {
-      try {
-        const data = await fs.promises.readFile(new URL(url));
-        return new Response(new Uint8Array(data), { status: 200, headers: { "content-type": url.endsWith(".json") ? "application/json" : "application/octet-stream" } });
-      } catch {
-        return new Response("not found", { status: 404 });
-      }
-    }
-    return real(input, init);
-  }) as typeof fetch;
-  try {
-    return await fn();
-  } finally {
-    globalThis.fetch = real;
-  }
-}
 
 export function loadFaceDetector(): Promise<HumanLike> {
   human ??= (async () => {

@@ -48,3 +48,28 @@ export function tensorflow(): Promise<Tf> {
   });
   return runtime;
 }
+
+/**
+ * Runs `fn` with a fetch that serves file:// URLs from disk (other URLs go to the real fetch): human
+ * loads its models with fetch, which in Node does not read files.
+ */
+export async function withFileFetch<T>(fn: () => Promise<T>): Promise<T> {
+  const real = globalThis.fetch;
+  globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (url.startsWith("file://")) {
+      try {
+        const data = await fs.promises.readFile(new URL(url));
+        return new Response(new Uint8Array(data), { status: 200, headers: { "content-type": url.endsWith(".json") ? "application/json" : "application/octet-stream" } });
+      } catch {
+        return new Response("not found", { status: 404 });
+      }
+    }
+    return real(input, init);
+  }) as typeof fetch;
+  try {
+    return await fn();
+  } finally {
+    globalThis.fetch = real;
+  }
+}

@@ -7,6 +7,7 @@
  *   ground shadow;
  * - profile crop: a square around a face box.
  */
+import { mulberry32 } from "~/lib/prng";
 import sharp from "sharp";
 import type { Box } from "../port";
 import type { Cutout } from "./garment.server";
@@ -97,18 +98,6 @@ export function pushPullFill(rgb: Uint8Array, hole: Uint8Array, width: number, h
   return out;
 }
 
-/** Deterministic noise (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Removes what `region` covers (1 byte per pixel at the image's working size, > 127 = remove, or
  * a box in the image's own pixels) and fills it from the surroundings. Answers a JPEG.
@@ -144,7 +133,7 @@ export async function inpaint(
   // soften inside the hole (the pyramid leaves faint blocks) and add grain like the photo's
   const soft = await blur({ data: fill, width: W, height: H, channels: 3 }, Math.max(1.5, grow * 1.5));
   const edge = await blur({ data: hole.map((v) => v * 255), width: W, height: H, channels: 1 }, 1.2);
-  const rand = rng(filled);
+  const rand = mulberry32(filled);
   const out = new Uint8Array(rgb);
   for (let i = 0; i < W * H; i++) {
     const a = Math.max(hole[i], edge[i] / 255);

@@ -5,10 +5,9 @@
  * once per process. Calls are serialised: human keeps per-call state on the instance, and the
  * wasm backend runs on the calling thread anyway.
  */
-import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { packageDir, tensorflow, wasmDir } from "~/providers/image-embedding/tf-runtime.server";
+import { packageDir, tensorflow, wasmDir, withFileFetch } from "~/providers/image-embedding/tf-runtime.server";
 
 const require = createRequire(import.meta.url);
 
@@ -31,28 +30,6 @@ interface HumanLike {
 }
 
 let human: Promise<HumanLike> | null = null;
-
-/** Runs `fn` with a fetch that serves file:// URLs from disk (other URLs go to the real fetch). */
-async function withFileFetch<T>(fn: () => Promise<T>): Promise<T> {
-  const real = globalThis.fetch;
-  globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (url.startsWith("file://")) {
-      try {
-        const data = await fs.promises.readFile(new URL(url));
-        return new Response(new Uint8Array(data), { status: 200, headers: { "content-type": url.endsWith(".json") ? "application/json" : "application/octet-stream" } });
-      } catch {
-        return new Response("not found", { status: 404 });
-      }
-    }
-    return real(input, init);
-  }) as typeof fetch;
-  try {
-    return await fn();
-  } finally {
-    globalThis.fetch = real;
-  }
-}
 
 function loadHuman(): Promise<HumanLike> {
   human ??= (async () => {

@@ -13,6 +13,7 @@ import { tryOnKey } from "../lib/tryons";
 import { AccountNav, GuestNote, SessionGate } from "../components/AccountNav";
 import { Spinner } from "../components/FeedStatus";
 import { TryOnCard } from "../components/ai/TryOnCard";
+import { LoadMore } from "../components/LoadMore";
 import "../account.css";
 import "../tryon.css";
 
@@ -85,24 +86,7 @@ export function MyTryOns() {
                 <TryOnCard key={t.id} tryon={t} />
               ))}
             </ul>
-            {list.isFetchNextPageError && (
-              <p className="inline-error" role="alert">
-                {errorMessage(list.error)}
-              </p>
-            )}
-            {list.hasNextPage && (
-              <div className="load-more">
-                <button
-                  type="button"
-                  className="button button--ghost"
-                  disabled={list.isFetchingNextPage}
-                  onClick={() => void list.fetchNextPage()}
-                  data-testid="tryons-more"
-                >
-                  {list.isFetchingNextPage ? "Loading…" : "Show more"}
-                </button>
-              </div>
-            )}
+            <LoadMore list={list} testId="tryons-more" />
           </>
         )}
       </SessionGate>

@@ -13,6 +13,7 @@ import { tryOnKey } from "../lib/tryons";
 import { AccountNav, GuestNote, SessionGate } from "../components/AccountNav";
 import { Spinner } from "../components/FeedStatus";
 import { TryOnCard } from "../components/ai/TryOnCard";
+import { LoadMore } from "../components/LoadMore";
 import "../account.css";
 import "../tryon.css";
 
@@ -78,24 +79,7 @@ export function SavedTryOns() {
                 <TryOnCard key={i.tryon_id} tryon={i.tryon} testId="saved-tryon-card" />
               ))}
             </ul>
-            {list.isFetchNextPageError && (
-              <p className="inline-error" role="alert">
-                {errorMessage(list.error)}
-              </p>
-            )}
-            {list.hasNextPage && (
-              <div className="load-more">
-                <button
-                  type="button"
-                  className="button button--ghost"
-                  disabled={list.isFetchingNextPage}
-                  onClick={() => void list.fetchNextPage()}
-                  data-testid="saved-tryons-more"
-                >
-                  {list.isFetchingNextPage ? "Loading…" : "Show more"}
-                </button>
-              </div>
-            )}
+            <LoadMore list={list} testId="saved-tryons-more" />
           </>
         )}
       </SessionGate>

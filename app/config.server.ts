@@ -8,6 +8,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { FAL_JWKS_URL } from "./providers/image-ai/fal-webhook";
 import { IMAGE_AI_OPERATIONS, type ImageAiOperation } from "./providers/image-ai/port";
 
 /** IMAGE_AI_ROUTES: "vton-flux=fal,flux-profile-image=local" → per-operation provider overrides. */
@@ -88,6 +89,10 @@ export const ConfigSchema = z
     FAL_BASE_URL: optionalString,
     /** Signs the webhook URLs given to fal (default: derived from APP_SECRET). */
     FAL_WEBHOOK_SECRET: optionalString,
+    /** fal's public webhook keys (ED25519 JWKS), fetched and cached 24 h when signatures are checked. */
+    FAL_WEBHOOK_JWKS_URL: z.string().trim().default(FAL_JWKS_URL),
+    /** fal's X-Fal-Webhook-* signature on webhooks, besides the URL token: auto = on in production mode. */
+    FAL_WEBHOOK_VERIFY_SIGNATURE: z.enum(["auto", "on", "off"]).default("auto"),
     PINECONE_API_KEY: optionalString,
     PINECONE_INDEX_HOST: optionalString,
     SMTP_URL: optionalString,
@@ -129,6 +134,9 @@ export const ConfigSchema = z
     if (c.IMAGE_AI_ADAPTER !== "fal" && falRoutes.length > 0) need(true, ["FAL_KEY"], `when IMAGE_AI_ROUTES sends ${falRoutes.join(", ")} to fal`);
     if (c.FAL_BASE_URL && !/^https?:\/\/[^\s/]+/i.test(c.FAL_BASE_URL)) {
       ctx.addIssue({ code: "custom", path: ["FAL_BASE_URL"], message: "FAL_BASE_URL must be an http(s) URL, e.g. https://queue.fal.run" });
+    }
+    if (!/^https?:\/\/[^\s/]+/i.test(c.FAL_WEBHOOK_JWKS_URL)) {
+      ctx.addIssue({ code: "custom", path: ["FAL_WEBHOOK_JWKS_URL"], message: "FAL_WEBHOOK_JWKS_URL must be an http(s) URL, e.g. https://rest.fal.ai/.well-known/jwks.json" });
     }
     need((c.VECTOR_INDEX ?? c.VECTOR_ADAPTER) === "pinecone", ["PINECONE_API_KEY", "PINECONE_INDEX_HOST"], "when VECTOR_INDEX=pinecone");
     if (c.PINECONE_INDEX_HOST && !/^(https?:\/\/)?[a-z0-9.-]+(:\d+)?\/?$/i.test(c.PINECONE_INDEX_HOST)) {

@@ -9,9 +9,10 @@ import { startWorker } from "../../app/jobs/worker.server";
 import { jobHandlers } from "../../app/jobs/handlers.server";
 import { falWebhookToken } from "../../app/providers/image-ai/fal-webhook";
 import { getImageAiRequest, registerImageAiTarget, startImageAiRequest } from "../../app/services/image-ai/requests.server";
-import { handleFalWebhook } from "../../app/services/image-ai/webhook.server";
+import { falWebhookSignatureRequired, handleFalWebhook } from "../../app/services/image-ai/webhook.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createFakeImageAi, fakePng, type FakeImageAi } from "../helpers/fake-image-ai";
+import { startFakeFal, type FakeFal } from "../helpers/fal-server";
 
 const settled: { id: string; kind: string }[] = [];
 registerImageAiTarget("tool", {
@@ -181,5 +182,133 @@ describe("POST /api/fal/webhook", () => {
     expect(res.status).toBe(200);
     await drain(); // the immediate poll, no fast-forward needed
     expect((await row(id)).status).toBe("completed");
+  });
+});
+
+describe("fal's ED25519 signature (FAL_WEBHOOK_VERIFY_SIGNATURE)", () => {
+  let fal: FakeFal;
+  let receiver: http.Server;
+  let receiverOrigin = "";
+  let jwksLoads = 0;
+  const loadJwks = async () => {
+    jwksLoads++;
+    return fal.jwks;
+  };
+  let original: TestApp["ctx"]["config"];
+
+  beforeAll(async () => {
+    fal = await startFakeFal();
+    // Our route's part in front of handleFalWebhook: the raw text of the body, as received.
+    receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        void (async () => {
+          const rawBody = Buffer.concat(chunks).toString("utf8");
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+          const request = new Request(`${receiverOrigin}${req.url}`, { method: req.method, headers, body: rawBody });
+          const response = await handleFalWebhook(request, app.ctx, { rawBody, loadJwks });
+          res.writeHead(response.status, { "content-type": "application/json" });
+          res.end(await response.text());
+        })();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    receiverOrigin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    original = app.ctx.config;
+    app.ctx.config = { ...original, FAL_WEBHOOK_VERIFY_SIGNATURE: "on" };
+  });
+  afterAll(async () => {
+    if (original) app.ctx.config = original;
+    await fal?.close();
+    await new Promise<void>((r) => receiver.close(() => r()));
+  });
+
+  /** A request of ours submitted to the fake fal server, which delivers its signed webhook to our receiver. */
+  async function submittedToFal() {
+    const { id, webhookUrl } = await submitted();
+    const ours = new URL(webhookUrl);
+    const target = `${receiverOrigin}${ours.pathname}${ours.search}`;
+    const res = await fetch(`${fal.baseUrl}/fal-ai/bytedance/seedream/v4/edit?fal_webhook=${encodeURIComponent(target)}`, {
+      method: "POST",
+      headers: { authorization: `Key ${fal.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ image_urls: ["https://cdn.example.test/a.png"], prompt: "make it red" }),
+    });
+    const falId = ((await res.json()) as { request_id: string }).request_id;
+    await app.database.db.imageAiRequest.update({ where: { id }, data: { provider_request_id: falId } });
+    return { id, falId, webhookUrl };
+  }
+
+  it("auto means on in production mode, and only when the fal provider is in use", () => {
+    const ctx = { config: { ...original, FAL_WEBHOOK_VERIFY_SIGNATURE: "auto" as const }, imageAi: app.ctx.imageAi };
+    expect(falWebhookSignatureRequired(ctx)).toBe(false);
+    expect(falWebhookSignatureRequired({ ...ctx, config: { ...ctx.config, APP_MODE: "production" } })).toBe(true);
+    expect(falWebhookSignatureRequired({ ...ctx, config: { ...ctx.config, FAL_WEBHOOK_VERIFY_SIGNATURE: "off", APP_MODE: "production" } })).toBe(false);
+    expect(falWebhookSignatureRequired({ config: { ...ctx.config, FAL_WEBHOOK_VERIFY_SIGNATURE: "on" }, imageAi: { ...app.ctx.imageAi, providers: {} } })).toBe(false);
+    expect(original.FAL_WEBHOOK_VERIFY_SIGNATURE).toBe("auto");
+    expect(original.FAL_WEBHOOK_JWKS_URL).toBe("https://rest.fal.ai/.well-known/jwks.json");
+  });
+
+  let delivered: { id: string; webhookUrl: string; headers: Record<string, string>; raw: string } | null = null;
+
+  it("a delivery signed by fal passes and settles the request", async () => {
+    const { id, falId, webhookUrl } = await submittedToFal();
+    await fal.idle();
+    const attempt = fal.webhooks.filter((w) => w.requestId === falId).at(-1)!;
+    expect(attempt.status).toBe(200);
+    expect(attempt.headers["x-fal-webhook-signature"]).toMatch(/^[0-9a-f]{128}$/);
+    expect(jwksLoads).toBeGreaterThan(0);
+    await drain();
+    expect((await row(id)).status).toBe("completed");
+    expect(settled.filter((s) => s.id === id)).toEqual([{ id, kind: "completed" }]);
+    delivered = { id, webhookUrl, headers: attempt.headers, raw: JSON.stringify(attempt.body) };
+  });
+
+  const send = (url: string, body: string, headers: Record<string, string>, loader = loadJwks) =>
+    handleFalWebhook(new Request(url, { method: "POST", headers, body }), app.ctx, { rawBody: body, loadJwks: loader });
+
+  it("a tampered body is refused (401); the untouched one passes", async () => {
+    const d = delivered!;
+    const tampered = d.raw.replace('"status":"OK"', '"status":"ERROR"');
+    expect(tampered).not.toBe(d.raw);
+    const res = await send(d.webhookUrl, tampered, d.headers);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: string }).error).toMatch(/signature/);
+    const genuine = await send(d.webhookUrl, d.raw, d.headers);
+    expect(genuine.status).toBe(200);
+    expect(await genuine.json()).toMatchObject({ ignored: "already completed" });
+  });
+
+  it("missing signature headers with verification on: 401 without fetching keys; the request stays open", async () => {
+    const { id, falId, webhookUrl } = await submitted();
+    const loads = jwksLoads;
+    expect((await send(webhookUrl, JSON.stringify(ok(falId)), { "content-type": "application/json" })).status).toBe(401);
+    // a signature made for another delivery does not cover this body either
+    expect((await send(webhookUrl, JSON.stringify(ok(falId)), delivered!.headers)).status).toBe(401);
+    expect(jwksLoads).toBe(loads + 1);
+    await drain();
+    expect((await row(id)).status).toBe("in_progress");
+    expect(settled.filter((s) => s.id === id)).toEqual([]);
+  });
+
+  it("the keys cannot be fetched: 503, so fal delivers again later", async () => {
+    const d = delivered!;
+    const res = await send(d.webhookUrl, d.raw, d.headers, async () => {
+      throw new Error("getaddrinfo ENOTFOUND rest.fal.ai");
+    });
+    expect(res.status).toBe(503);
+  });
+
+  it("verification off: the URL token alone suffices", async () => {
+    app.ctx.config = { ...original, FAL_WEBHOOK_VERIFY_SIGNATURE: "off" };
+    try {
+      const { id, falId, webhookUrl } = await submitted();
+      expect((await post(webhookUrl, ok(falId))).status).toBe(200);
+      await drain();
+      expect((await row(id)).status).toBe("completed");
+    } finally {
+      app.ctx.config = { ...original, FAL_WEBHOOK_VERIFY_SIGNATURE: "on" };
+    }
   });
 });

@@ -6,12 +6,22 @@
 import type { AppContext } from "~/context.server";
 import { startWorker, type JobHandler, type Worker } from "~/jobs/worker.server";
 import { IMAGE_AI_JOBS } from "./requests.server";
+import { SWEEP_INTERVAL_MS, sweepStaleImageAiRequests } from "./sweep.server";
 
 export function startWorkerLoops(ctx: AppContext, handlers: Record<string, JobHandler>, opts: { pollMs?: number; autoStart?: boolean } = {}): Worker {
   const imageAi: Record<string, JobHandler> = {};
   const rest: Record<string, JobHandler> = {};
   for (const [name, handler] of Object.entries(handlers)) ((IMAGE_AI_JOBS as readonly string[]).includes(name) ? imageAi : rest)[name] = handler;
   const loops = [startWorker(ctx, rest, opts), startWorker(ctx, imageAi, opts)];
+  // Requests abandoned by a process that died mid-job (see ./sweep.server.ts); boot sweeps once first.
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweepTimer =
+    opts.autoStart === false
+      ? undefined
+      : setInterval(() => {
+          sweeping = sweepStaleImageAiRequests(ctx).catch((e: unknown) => ctx.log.warn({ err: e }, "image-ai stale sweep failed"));
+        }, SWEEP_INTERVAL_MS);
+  sweepTimer?.unref();
   return {
     id: loops[0].id,
     async drain() {
@@ -24,7 +34,8 @@ export function startWorkerLoops(ctx: AppContext, handlers: Record<string, JobHa
       }
     },
     async stop() {
-      await Promise.all(loops.map((w) => w.stop()));
+      if (sweepTimer) clearInterval(sweepTimer);
+      await Promise.all([...loops.map((w) => w.stop()), sweeping]);
     },
   };
 }

@@ -277,11 +277,8 @@ function CompanionCard({ companion }: { companion: Data["companion"] }) {
   const [status, setStatus] = useState<string>(allowed[0] ?? "");
   const [reason, setReason] = useState("");
   const result = fetcher.data as ActionResult | undefined;
-  // The dialog closes as soon as the change is sent (the card shows the new status once the loader
-  // revalidates) and opens again with the server's message if the change was refused.
-  useEffect(() => {
-    if (result && !result.ok && result.intent === "status") setOpen(true);
-  }, [result]);
+  // The dialog closes as soon as the change is sent; the card shows the new status once the loader
+  // revalidates, or the server's message if the change was refused.
   useEffect(() => {
     setStatus(allowed[0] ?? "");
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -336,9 +333,9 @@ function CompanionCard({ companion }: { companion: Data["companion"] }) {
             {companion.taobao_title ? ` · ${companion.taobao_title}` : ""}
           </Text>
         ) : null}
-        {result && !result.ok && result.intent !== "status" ? <Banner tone="critical">{result.error}</Banner> : null}
+        {result && !result.ok ? <Banner tone="critical">{result.error}</Banner> : null}
         <ButtonGroup>
-          <Button onClick={() => setOpen(true)} disabled={!allowed.length}>
+          <Button onClick={() => setOpen(true)} disabled={!allowed.length || fetcher.state !== "idle"}>
             Change status
           </Button>
           <Button
@@ -351,33 +348,37 @@ function CompanionCard({ companion }: { companion: Data["companion"] }) {
           </Button>
         </ButtonGroup>
       </BlockStack>
-      <Modal
-        open={open}
-        onClose={() => setOpen(false)}
-        title="Change the companion's status"
-        primaryAction={{
-          content: "Change status",
-          loading: fetcher.state !== "idle",
-          onAction: () => {
-            fetcher.submit({ intent: "status", status, reason }, { method: "post" });
-            setOpen(false);
-          },
-        }}
-        secondaryActions={[{ content: "Cancel", onAction: () => setOpen(false) }]}
-      >
-        <Modal.Section>
-          <BlockStack gap="300">
-            {result && !result.ok && result.intent === "status" ? <Banner tone="critical">{result.error}</Banner> : null}
-            <Text as="p">
-              Now: {COMPANION_LABEL[companion.status]}. The product&apos;s store status follows (active → active, archived → archived, otherwise draft).
-            </Text>
-            <FormLayout>
-              <Select label="New status" options={allowed.map((s: CompanionStatus) => ({ label: COMPANION_LABEL[s], value: s }))} value={status} onChange={setStatus} />
-              <TextField label="Reason" autoComplete="off" multiline={2} value={reason} onChange={setReason} helpText="Optional; shown to other admins." maxLength={1000} />
-            </FormLayout>
-          </BlockStack>
-        </Modal.Section>
-      </Modal>
+      {/* Mounted only while open: Polaris' exit transition could leave a stale copy of the dialog
+          on screen when the card re-rendered with the new status during it (seen in e2e under load). */}
+      {open ? (
+        <Modal
+          open={open}
+          onClose={() => setOpen(false)}
+          title="Change the companion's status"
+          primaryAction={{
+            content: "Change status",
+            loading: fetcher.state !== "idle",
+            onAction: () => {
+              // One change at a time: a second activation while the first is in flight is dropped.
+              if (fetcher.state === "idle") fetcher.submit({ intent: "status", status, reason }, { method: "post" });
+              setOpen(false);
+            },
+          }}
+          secondaryActions={[{ content: "Cancel", onAction: () => setOpen(false) }]}
+        >
+          <Modal.Section>
+            <BlockStack gap="300">
+              <Text as="p">
+                Now: {COMPANION_LABEL[companion.status]}. The product&apos;s store status follows (active → active, archived → archived, otherwise draft).
+              </Text>
+              <FormLayout>
+                <Select label="New status" options={allowed.map((s: CompanionStatus) => ({ label: COMPANION_LABEL[s], value: s }))} value={status} onChange={setStatus} />
+                <TextField label="Reason" autoComplete="off" multiline={2} value={reason} onChange={setReason} helpText="Optional; shown to other admins." maxLength={1000} />
+              </FormLayout>
+            </BlockStack>
+          </Modal.Section>
+        </Modal>
+      ) : null}
     </Card>
   );
 }

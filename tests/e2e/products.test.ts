@@ -67,7 +67,10 @@ describe("admin: products (Chromium)", () => {
     await dialog.getByRole("button", { name: "Change status" }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="companion-status"]')?.getAttribute("data-status") === "draft");
     await page.getByTestId("companion-status-reason").getByText("Reason: Photos need retouching").waitFor();
-    await page.getByRole("dialog").waitFor({ state: "hidden" });
+    await page.getByRole("dialog").waitFor({ state: "hidden", timeout: 15_000 }).catch(async (e) => {
+      const texts = await page.getByRole("dialog").allInnerTexts();
+      throw new Error(`a dialog is still open: ${JSON.stringify(texts)} (${(e as Error).message.split("\n")[0]})`);
+    });
     // The product's store status follows: a draft product.
     await page.waitForFunction(() => document.querySelector('[data-testid="product-status"]')?.getAttribute("data-status") === "draft");
     await screenshot(page, "admin-product-status-draft");

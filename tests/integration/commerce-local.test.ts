@@ -145,6 +145,40 @@ describe("local commerce adapter: products", () => {
     await expectCommerceError(commerce.deleteOptionValue(p.id, "Color", "Midnight"), 422, /at least one/);
   });
 
+  it("reconciles variants: creates (adding option values), updates prices and SKUs, deletes, drops unused values, keeps aggregates", async () => {
+    const p = await commerce.createProduct(shirt({ title: "Reconciled Shirt" }));
+    const [ws, wm, ns, nm] = p.variants;
+    const after = await commerce.updateProductVariants(p.id, {
+      create: [{ sku: "LS-G-S", price: "30.00", inventoryQuantity: 6, selectedOptions: [{ name: "Size", value: "S" }, { name: "Color", value: "Green" }], colorHex: "#00AA00" }],
+      update: [{ id: ws.id, price: "42.00", compareAtPrice: "50.00" }, { id: wm.id, sku: "LS-W-M2" }],
+      delete: [ns.id, nm.id],
+    });
+    expect(after.variants.map((v) => [v.sku, v.price, v.compareAtPrice, v.inventoryQuantity])).toEqual([
+      ["LS-W-S", "42.00", "50.00", 3],
+      ["LS-W-M2", "40.00", null, 0],
+      ["LS-G-S", "30.00", null, 6],
+    ]);
+    const green = after.variants[2];
+    expect(green).toMatchObject({ title: "Green / S", colorHex: "#00aa00", availableForSale: true });
+    expect(after.options.find((o) => o.name === "Color")!.values).toEqual(["White", "Green"]);
+    const row = await productRow(p.id);
+    expect([row.priceMin.toFixed(2), row.priceMax.toFixed(2), row.totalInventory]).toEqual(["30.00", "42.00", 9]);
+  });
+
+  it("refuses a variant reconcile that is invalid, changing nothing", async () => {
+    const p = await commerce.createProduct(shirt({ title: "Refusing Shirt" }));
+    const [ws, , ns] = p.variants;
+    await expectCommerceError(commerce.updateProductVariants(p.id, { update: [{ id: "gid://shopify/ProductVariant/1", price: "1.00" }] }), 404);
+    await expectCommerceError(commerce.updateProductVariants("gid://shopify/Product/404", { delete: [] }), 404);
+    await expectCommerceError(commerce.updateProductVariants(p.id, { delete: p.variants.map((v) => v.id) }), 422, /at least one variant/);
+    await expectCommerceError(commerce.updateProductVariants(p.id, { create: [{ price: "1.00", inventoryQuantity: 1, selectedOptions: [{ name: "Color", value: "Navy" }, { name: "Size", value: "S" }] }] }), 422, /already exists/);
+    await expectCommerceError(commerce.updateProductVariants(p.id, { create: [{ price: "1.00", inventoryQuantity: 1, selectedOptions: [{ name: "Color", value: "Red" }] }] }), 422, /each of the product's options/);
+    await expectCommerceError(commerce.updateProductVariants(p.id, { create: [{ price: "abc", inventoryQuantity: 1, selectedOptions: [{ name: "Color", value: "Red" }, { name: "Size", value: "S" }] }] }), 422, /not a price/);
+    // A valid part next to an invalid one: nothing is applied.
+    await expectCommerceError(commerce.updateProductVariants(p.id, { update: [{ id: ws.id, price: "1.00" }], delete: [ns.id, "gid://shopify/ProductVariant/2"] }), 404);
+    expect(await commerce.getProduct(p.id)).toMatchObject({ variants: p.variants });
+  });
+
   it("orders media, adds images and assigns variant media", async () => {
     const p = await commerce.createProduct(shirt({ title: "Media Shirt" }));
     const [white, navy] = p.images;

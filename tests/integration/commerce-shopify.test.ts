@@ -231,6 +231,52 @@ describe("products", () => {
     expect((await commerceError(commerce.deleteOptionValue(product.id, "Size", "S"))).message).toMatch(/at least one value/);
   });
 
+  it("reconciles variants: bulk create (new option values, SKU, stock, colour), bulk update of prices, bulk delete, then unused values removed", async () => {
+    fake.on("ProductGet", { product });
+    fake.on("InventoryLocations", { locations: { nodes: [{ id: "gid://shopify/Location/2", name: "Warehouse", isActive: true, shipsInventory: true, fulfillsOnlineOrders: true }] } });
+    fake.on("ProductVariantsCreate", { productVariantsBulkCreate: { productVariants: [{ id: "gid://shopify/ProductVariant/73" }], userErrors: [] } });
+    fake.on("ProductVariantsUpdate", { productVariantsBulkUpdate: { productVariants: [{ id: "gid://shopify/ProductVariant/71" }], userErrors: [] } });
+    fake.on("ProductVariantsDelete", { productVariantsBulkDelete: { product: { id: product.id }, userErrors: [] } });
+    fake.on("ProductOptionUpdate", { productOptionUpdate: { product: { id: product.id }, userErrors: [] } });
+    await commerce.updateProductVariants(product.id, {
+      create: [{ sku: "LS-G-S", price: "42.00", compareAtPrice: null, inventoryQuantity: 4, selectedOptions: [{ name: "Color", value: "Green" }, { name: "Size", value: "S" }], colorHex: "#00AA00" }],
+      update: [{ id: "gid://shopify/ProductVariant/71", price: "39.00", compareAtPrice: "49.00" }],
+      delete: ["gid://shopify/ProductVariant/72"],
+    });
+    expect(fake.calls("ProductVariantsCreate")[0].variables).toEqual({
+      productId: product.id,
+      variants: [
+        {
+          optionValues: [{ optionName: "Color", name: "Green" }, { optionName: "Size", name: "S" }],
+          price: "42.00",
+          compareAtPrice: null,
+          inventoryItem: { sku: "LS-G-S" },
+          inventoryQuantities: [{ locationId: "gid://shopify/Location/2", availableQuantity: 4 }],
+          metafields: [{ namespace: "custom", key: "color_hex", type: "color", value: "#00aa00" }],
+        },
+      ],
+    });
+    expect(fake.calls("ProductVariantsUpdate")[0].variables).toEqual({ productId: product.id, variants: [{ id: "gid://shopify/ProductVariant/71", price: "39.00", compareAtPrice: "49.00" }] });
+    expect(fake.calls("ProductVariantsDelete")[0].variables).toEqual({ productId: product.id, variantsIds: ["gid://shopify/ProductVariant/72"] });
+    // The fake answers the product as it was, so Navy still shows: it is deleted explicitly.
+    expect(fake.calls("ProductOptionUpdate")[0].variables).toEqual({ productId: product.id, option: { id: "gid://shopify/ProductOption/81" }, optionValuesToDelete: ["gid://shopify/ProductOptionValue/812"] });
+    const order = fake.requests.map((r) => r.operationName).filter((n) => n.startsWith("ProductVariants"));
+    expect(order).toEqual(["ProductVariantsCreate", "ProductVariantsUpdate", "ProductVariantsDelete"]);
+  });
+
+  it("refuses a variant reconcile before any call when it is invalid, and reports Shopify's userErrors", async () => {
+    fake.on("ProductGet", { product });
+    const refused = async (changes: Parameters<CommercePort["updateProductVariants"]>[1]) => commerceError(commerce.updateProductVariants(product.id, changes));
+    expect((await refused({ update: [{ id: "gid://shopify/ProductVariant/999", price: "1.00" }] })).status).toBe(404);
+    expect((await refused({ delete: ["gid://shopify/ProductVariant/71", "gid://shopify/ProductVariant/72"] })).message).toMatch(/at least one variant/);
+    expect((await refused({ create: [{ price: "1.00", inventoryQuantity: 1, selectedOptions: [{ name: "Color", value: "White" }, { name: "Size", value: "S" }] }] })).message).toMatch(/already exists/);
+    expect((await refused({ create: [{ price: "1.00", inventoryQuantity: 1, selectedOptions: [{ name: "Colour", value: "Red" }] }] })).message).toMatch(/each of the product's options/);
+    expect((await refused({ update: [{ id: "gid://shopify/ProductVariant/71", price: "-3" }] })).message).toMatch(/not a price/);
+    expect(fake.requests.every((r) => r.operationName === "ProductGet")).toBe(true);
+    fake.on("ProductVariantsUpdate", { productVariantsBulkUpdate: { productVariants: null, userErrors: [{ field: ["variants", "0", "price"], message: "Price is too big", code: "INVALID" }] } });
+    expect((await refused({ update: [{ id: "gid://shopify/ProductVariant/71", price: "999999999.00" }] })).message).toMatch(/Price is too big/);
+  });
+
   it("reorders media, appends variant media and adds an image", async () => {
     fake.on("ProductReorderMedia", { productReorderMedia: { job: { id: "gid://shopify/Job/1", done: false }, mediaUserErrors: [] } });
     fake.on("ProductVariantAppendMedia", { productVariantAppendMedia: { productVariants: [{ id: "gid://shopify/ProductVariant/72" }], userErrors: [] } });

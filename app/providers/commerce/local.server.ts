@@ -20,6 +20,7 @@ import {
   type ProductSnapshot,
   type SelectedOption,
 } from "./port";
+import { planVariantChanges } from "./variant-changes";
 
 type Tx = Prisma.TransactionClient;
 
@@ -397,6 +398,47 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
         if (doomed.length === p.variants.length) throw new CommerceError("A product must keep at least one variant", [{ field: ["value"], message: "Deleting this value would remove every variant" }]);
         await tx.productOption.update({ where: { id: option.id }, data: { values: option.values.filter((v) => v !== value) } });
         await tx.productVariant.deleteMany({ where: { id: { in: doomed } } });
+        await touch(tx, productId);
+      });
+      return toProductSnapshot(await mustLoad(productId));
+    },
+
+    async updateProductVariants(productId, changes) {
+      await db.$transaction(async (tx) => {
+        const p = await mustLoad(productId, tx);
+        const plan = planVariantChanges({ options: p.options, variants: p.variants.map((v) => ({ id: v.id, selectedOptions: asOptions(v.selectedOptions) })) }, changes);
+        for (const option of p.options) {
+          const unused = plan.unusedValues.get(option.name) ?? [];
+          const values = [...option.values, ...(plan.addedValues.get(option.name) ?? [])].filter((v) => !unused.includes(v));
+          if (values.join("\u0000") !== option.values.join("\u0000")) await tx.productOption.update({ where: { id: option.id }, data: { values } });
+        }
+        let position = p.variants.reduce((m, v) => Math.max(m, v.position), -1);
+        if (plan.create.length) {
+          await tx.productVariant.createMany({
+            data: plan.create.map((v) => ({
+              id: newGid("ProductVariant"),
+              product_id: productId,
+              title: variantTitle(v.selectedOptions),
+              sku: v.sku ?? null,
+              price: new Prisma.Decimal(v.price),
+              compareAtPrice: v.compareAtPrice ? new Prisma.Decimal(v.compareAtPrice) : null,
+              inventory_quantity: v.inventoryQuantity,
+              availableForSale: v.inventoryQuantity > 0,
+              selectedOptions: v.selectedOptions as unknown as Prisma.InputJsonValue,
+              color_hex: v.colorHex?.toLowerCase() ?? null,
+              position: ++position,
+            })),
+          });
+        }
+        for (const u of plan.update) {
+          const data: Prisma.ProductVariantUpdateInput = {};
+          if (u.price !== undefined) data.price = new Prisma.Decimal(u.price);
+          if (u.compareAtPrice !== undefined) data.compareAtPrice = u.compareAtPrice ? new Prisma.Decimal(u.compareAtPrice) : null;
+          if (u.sku !== undefined) data.sku = u.sku;
+          await tx.productVariant.update({ where: { id: u.id }, data });
+        }
+        if (plan.delete.length) await tx.productVariant.deleteMany({ where: { id: { in: plan.delete }, product_id: productId } });
+        await tx.product.update({ where: { id: productId }, data: { updated_at: new Date() } });
         await touch(tx, productId);
       });
       return toProductSnapshot(await mustLoad(productId));

@@ -75,6 +75,29 @@ export interface ProductInput {
   storeId?: string | null;
 }
 
+/** One variant to create on an existing product (ProductInput's variant, without an image). */
+export type VariantCreateInput = Omit<ProductInput["variants"][number], "imageUrl">;
+
+/** What can change on an existing variant through `updateProductVariants`. */
+export interface VariantUpdateInput {
+  id: string;
+  price?: string;
+  compareAtPrice?: string | null;
+  sku?: string | null;
+}
+
+/**
+ * A reconcile of a product's variants, applied in this order: create, update, delete (so the
+ * product never passes through having no variant). A created variant names every option of the
+ * product once; a value the option does not have yet is added to it. Option values no variant
+ * uses any more after the deletes are removed.
+ */
+export interface VariantChanges {
+  create?: VariantCreateInput[];
+  update?: VariantUpdateInput[];
+  delete?: string[];
+}
+
 /** Optional (added): narrows a whole-catalogue export to one store. */
 export interface ExportOptions {
   /** Shopify: `vendor:'…'` search filter (a Store's products carry its name as vendor). */
@@ -144,6 +167,15 @@ export interface CommercePort {
   setVariantColorHex(productId: string, values: { variantId: string; hex: string | null }[]): Promise<void>;
   updateOptionValue(productId: string, optionName: string, from: string, to: string): Promise<ProductSnapshot>;
   deleteOptionValue(productId: string, optionName: string, value: string): Promise<ProductSnapshot>;
+  /**
+   * (Added for Taobao re-imports.) Creates, updates (price, compare-at price, SKU) and deletes
+   * variants of an existing product; answers the product afterwards. Refused (CommerceError,
+   * nothing changed) when: a variant id is not the product's (404), a created variant does not
+   * name exactly the product's options or repeats an existing combination (422), a price is not a
+   * non-negative amount (422), or no variant would be left (422). Local: one transaction.
+   * Shopify: productVariantsBulkCreate / BulkUpdate / BulkDelete, checked before the first call.
+   */
+  updateProductVariants(productId: string, changes: VariantChanges): Promise<ProductSnapshot>;
 
   // Media
   reorderMedia(productId: string, mediaIdsInOrder: string[]): Promise<void>;

@@ -188,6 +188,26 @@ export const PRODUCT_VARIANTS_DELETE = `#graphql
   }
 `;
 
+/** New variants on an existing product (values an option does not have yet are created with them). */
+export const PRODUCT_VARIANTS_CREATE = `#graphql
+  mutation ProductVariantsCreate($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
+    productVariantsBulkCreate(productId: $productId, variants: $variants) {
+      productVariants { id }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/** Price, compare-at price and SKU of existing variants. */
+export const PRODUCT_VARIANTS_UPDATE = `#graphql
+  mutation ProductVariantsUpdate($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
+    productVariantsBulkUpdate(productId: $productId, variants: $variants) {
+      productVariants { id }
+      userErrors { field message code }
+    }
+  }
+`;
+
 // ---------------------------------------------------------------------------------------------
 // Media
 // ---------------------------------------------------------------------------------------------
@@ -548,6 +568,8 @@ export const ADMIN_DOCUMENTS: Record<string, string> = {
   MetafieldsDelete: METAFIELDS_DELETE,
   ProductOptionUpdate: PRODUCT_OPTION_UPDATE,
   ProductVariantsDelete: PRODUCT_VARIANTS_DELETE,
+  ProductVariantsCreate: PRODUCT_VARIANTS_CREATE,
+  ProductVariantsUpdate: PRODUCT_VARIANTS_UPDATE,
   ProductReorderMedia: PRODUCT_REORDER_MEDIA,
   ProductVariantAppendMedia: PRODUCT_VARIANT_APPEND_MEDIA,
   VariantMedia: VARIANT_MEDIA,

@@ -27,6 +27,7 @@ import {
   type VariantSnapshot,
 } from "./port";
 import * as D from "./shopify-documents";
+import { planVariantChanges } from "./variant-changes";
 
 export interface ShopifyCommerceOptions {
   /** The shop's myshopify domain, e.g. `my-shop.myshopify.com`. */
@@ -534,6 +535,55 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
         return toProductSnapshot(await rawProduct(productId));
       }
       return toProductSnapshot(after);
+    },
+
+    async updateProductVariants(productId, changes) {
+      const p = await rawProduct(productId);
+      const current = toProductSnapshot(p);
+      const plan = planVariantChanges(current, changes);
+      // Not atomic on Shopify: the order (create, update, delete) keeps a sellable product between calls.
+      if (plan.create.length) {
+        const locationId = await inventoryLocation();
+        const data = await gql<{ productVariantsBulkCreate: { userErrors: UserErrors } }>("ProductVariantsCreate", D.PRODUCT_VARIANTS_CREATE, {
+          productId,
+          variants: plan.create.map((v) => ({
+            optionValues: v.selectedOptions.map((so) => ({ optionName: so.name, name: so.value })),
+            price: v.price,
+            compareAtPrice: v.compareAtPrice ?? null,
+            ...(v.sku ? { inventoryItem: { sku: v.sku } } : {}),
+            inventoryQuantities: [{ locationId, availableQuantity: v.inventoryQuantity }],
+            ...(v.colorHex ? { metafields: [{ namespace: D.METAFIELD_NAMESPACE, key: D.COLOR_HEX_KEY, type: "color", value: v.colorHex.toLowerCase() }] } : {}),
+          })),
+        });
+        check("productVariantsBulkCreate", data.productVariantsBulkCreate.userErrors);
+      }
+      if (plan.update.length) {
+        const data = await gql<{ productVariantsBulkUpdate: { userErrors: UserErrors } }>("ProductVariantsUpdate", D.PRODUCT_VARIANTS_UPDATE, {
+          productId,
+          variants: plan.update.map((u) => ({
+            id: u.id,
+            ...(u.price !== undefined ? { price: u.price } : {}),
+            ...(u.compareAtPrice !== undefined ? { compareAtPrice: u.compareAtPrice } : {}),
+            ...(u.sku !== undefined ? { inventoryItem: { sku: u.sku ?? "" } } : {}),
+          })),
+        });
+        check("productVariantsBulkUpdate", data.productVariantsBulkUpdate.userErrors);
+      }
+      if (plan.delete.length) {
+        const data = await gql<{ productVariantsBulkDelete: { userErrors: UserErrors } }>("ProductVariantsDelete", D.PRODUCT_VARIANTS_DELETE, { productId, variantsIds: plan.delete });
+        check("productVariantsBulkDelete", data.productVariantsBulkDelete.userErrors);
+      }
+      if (!plan.unusedValues.size) return toProductSnapshot(await rawProduct(productId));
+      // Values no variant uses any more: deleted explicitly when Shopify kept them.
+      const after = await rawProduct(productId);
+      for (const option of after.options) {
+        const unused = plan.unusedValues.get(option.name) ?? [];
+        const ids = option.optionValues.filter((v) => unused.includes(v.name)).map((v) => v.id);
+        if (!ids.length || ids.length === option.optionValues.length) continue;
+        const data = await gql<{ productOptionUpdate: { userErrors: UserErrors } }>("ProductOptionUpdate", D.PRODUCT_OPTION_UPDATE, { productId, option: { id: option.id }, optionValuesToDelete: ids });
+        check("productOptionUpdate", data.productOptionUpdate.userErrors);
+      }
+      return toProductSnapshot(await rawProduct(productId));
     },
 
     async reorderMedia(productId, mediaIdsInOrder) {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { startWorker } from "../../app/jobs/worker.server";
 import { jobHandlers } from "../../app/jobs/handlers.server";
 import type { TestApp } from "../helpers/app";
+import type { TaobaoItem } from "../../app/providers/taobao/port";
 
 export const DEMO_ITEM = "720394001000"; // 男 廓形 真丝 衬衫, three colours × five sizes
 export const BROKEN = {
@@ -41,4 +42,34 @@ export async function makeDue(app: TestApp) {
 export function storedTaobaoFiles(app: TestApp): string[] {
   const dir = path.join(app.dataDir, "uploads", "images", "taobao");
   return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+}
+
+const RUST = "28725"; // 铁锈红 (four SKUs: L to 3XL)
+const FIRST_SKU = "5012000100001"; // 浅卡其 / M
+
+/** The demo item as the shop changed it: no more rust, khaki M dearer, a new black colour in M and L. */
+export function changedOnTaobao(item: TaobaoItem): TaobaoItem {
+  const colour = item.skuProperties.find((p) => p.values.some((v) => v.vid === RUST))!;
+  const size = item.skuProperties.find((p) => p !== colour)!;
+  const black = { vid: "28341", name: "黑色", imageUrl: null };
+  const sizeValue = (name: string) => size.values.find((v) => v.name === name)!;
+  const newSku = (id: string, sizeName: string) => ({
+    id,
+    priceCny: 259,
+    originalPriceCny: 429,
+    quantity: 12,
+    values: [
+      { pid: colour.pid, vid: black.vid, property: colour.name, value: black.name },
+      { pid: size.pid, vid: sizeValue(sizeName).vid, property: size.name, value: sizeName },
+    ],
+  });
+  return {
+    ...item,
+    skuProperties: item.skuProperties.map((p) => (p === colour ? { ...p, values: [...p.values.filter((v) => v.vid !== RUST), black] } : p)),
+    skus: [
+      ...item.skus.filter((s) => !s.values.some((v) => v.vid === RUST)).map((s) => (s.id === FIRST_SKU ? { ...s, priceCny: 299 } : s)),
+      newSku("5012000100901", "M"),
+      newSku("5012000100902", "L"),
+    ],
+  };
 }

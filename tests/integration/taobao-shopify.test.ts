@@ -1,16 +1,17 @@
 /**
  * A Taobao import through the Shopify commerce adapter, against the local Admin GraphQL server
  * (tests/fixtures/shopify/fake-admin-server.ts validates every document and its variables against
- * the real 2026-10 schema). No new document was added for the import: it uses productSet (create)
- * and productDelete (clean-up); this checks what the import sends through them, that the product
- * reaches the read model before its companion, and the clean-up of a failed creation.
+ * the real 2026-10 schema). The import creates with productSet, cleans up with productDelete and,
+ * on a re-import, reconciles variants with productVariantsBulkCreate / BulkUpdate / BulkDelete;
+ * this checks what it sends through them, that the product reaches the read model before its
+ * companion, the clean-up of a failed creation, and a re-import after the item changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createShopifyCommerce } from "../../app/providers/commerce/shopify.server";
 import type { CommercePort } from "../../app/providers/commerce/port";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { startFakeShopify, type FakeShopify } from "../fixtures/shopify/fake-admin-server";
-import { DEMO_ITEM, drain, seedStores } from "./taobao-fixtures";
+import { DEMO_ITEM, changedOnTaobao, drain, seedStores } from "./taobao-fixtures";
 import { DEMO_TAOBAO_CATALOGUE } from "../../app/providers/taobao/local.server";
 
 let fake: FakeShopify;
@@ -19,6 +20,8 @@ let admin: { token: string };
 let stores: Awaited<ReturnType<typeof seedStores>>;
 let shopify: CommercePort;
 let seq = 8000;
+/** What the fake shop holds: products by id, as Shopify would answer them. */
+const shop = new Map<string, ReturnType<typeof productFrom>>();
 
 /** The product Shopify would answer for a productSet input. */
 function productFrom(input: Record<string, any>) {
@@ -41,21 +44,23 @@ function productFrom(input: Record<string, any>) {
     targetGender: { value: input.metafields[0].value },
     options: (input.productOptions ?? []).map((o: any, i: number) => ({ id: `gid://shopify/ProductOption/${id}${i}`, name: o.name, position: o.position, optionValues: o.values.map((v: any, j: number) => ({ id: `gid://shopify/ProductOptionValue/${id}${i}${j}`, name: v.name })) })),
     media: { nodes: (input.files ?? []).map((f: any, i: number) => ({ id: `gid://shopify/MediaImage/${id}${i}`, mediaContentType: "IMAGE", image: { url: f.originalSource, altText: f.alt, width: 750, height: 1000 } })) },
-    variants: {
-      nodes: (input.variants ?? []).map((v: any, i: number) => ({
-        id: `gid://shopify/ProductVariant/${id}${String(i).padStart(3, "0")}`,
-        title: v.optionValues.map((o: any) => o.name).join(" / "),
-        sku: v.sku ?? "",
-        price: v.price,
-        compareAtPrice: v.compareAtPrice,
-        availableForSale: v.inventoryQuantities[0].quantity > 0,
-        inventoryQuantity: v.inventoryQuantities[0].quantity,
-        position: i + 1,
-        selectedOptions: v.optionValues.map((o: any) => ({ name: o.optionName, value: o.name })),
-        colorHex: v.metafields ? { value: v.metafields[0].value } : null,
-        media: { nodes: [] },
-      })),
-    },
+    variants: { nodes: (input.variants ?? []).map((v: any, i: number) => variantFrom(v, `gid://shopify/ProductVariant/${id}${String(i).padStart(3, "0")}`, i + 1)) },
+  };
+}
+
+function variantFrom(v: Record<string, any>, id: string, position: number) {
+  return {
+    id,
+    title: v.optionValues.map((o: any) => o.name).join(" / "),
+    sku: v.sku ?? "",
+    price: v.price,
+    compareAtPrice: v.compareAtPrice,
+    availableForSale: v.inventoryQuantities[0].quantity > 0,
+    inventoryQuantity: v.inventoryQuantities[0].quantity,
+    position,
+    selectedOptions: v.optionValues.map((o: any) => ({ name: o.optionName, value: o.name })),
+    colorHex: v.metafields ? { value: v.metafields[0].value } : null,
+    media: { nodes: [] },
   };
 }
 
@@ -67,8 +72,47 @@ beforeAll(async () => {
   shopify = createShopifyCommerce({ shop: fake.shop, apiVersion: async () => "2026-10", accessToken: fake.token, fetch: fake.fetch, sleep: async () => {} });
   app.ctx.commerce = shopify;
   fake.on("InventoryLocations", { locations: { nodes: [{ id: "gid://shopify/Location/2", name: "Warehouse", isActive: true, shipsInventory: true, fulfillsOnlineOrders: true }] } });
-  fake.on("ProductSet", (v) => ({ data: { productSet: { product: productFrom(v.input), userErrors: [] } } }));
-  fake.on("ProductDelete", (v) => ({ data: { productDelete: { deletedProductId: v.id, userErrors: [] } } }));
+  fake.on("ProductSet", (v) => {
+    const product = productFrom(v.input);
+    shop.set(product.id, product);
+    return { data: { productSet: { product, userErrors: [] } } };
+  });
+  fake.on("ProductDelete", (v) => {
+    shop.delete(v.id);
+    return { data: { productDelete: { deletedProductId: v.id, userErrors: [] } } };
+  });
+  fake.on("ProductGet", (v) => ({ data: { product: shop.get(v.id) ?? null } }));
+  fake.on("ProductUpdate", (v) => {
+    const p = shop.get(v.product.id)!;
+    for (const k of ["title", "vendor", "productType", "descriptionHtml", "tags"]) if (v.product[k] !== undefined) (p as Record<string, unknown>)[k] = v.product[k];
+    return { data: { productUpdate: { product: p, userErrors: [] } } };
+  });
+  fake.on("ProductVariantsCreate", (v) => {
+    const p = shop.get(v.productId)!;
+    for (const input of v.variants) {
+      for (const ov of input.optionValues) {
+        const option = p.options.find((o: { name: string }) => o.name === ov.optionName)!;
+        if (!option.optionValues.some((x: { name: string }) => x.name === ov.name)) option.optionValues.push({ id: `gid://shopify/ProductOptionValue/${++seq}`, name: ov.name });
+      }
+      p.variants.nodes.push(variantFrom({ ...input, sku: input.inventoryItem?.sku, inventoryQuantities: [{ quantity: input.inventoryQuantities[0].availableQuantity }] }, `gid://shopify/ProductVariant/${++seq}`, p.variants.nodes.length + 1));
+    }
+    return { data: { productVariantsBulkCreate: { productVariants: [], userErrors: [] } } };
+  });
+  fake.on("ProductVariantsUpdate", (v) => {
+    const p = shop.get(v.productId)!;
+    for (const u of v.variants) Object.assign(p.variants.nodes.find((x: { id: string }) => x.id === u.id)!, { price: u.price, compareAtPrice: u.compareAtPrice });
+    return { data: { productVariantsBulkUpdate: { productVariants: [], userErrors: [] } } };
+  });
+  fake.on("ProductVariantsDelete", (v) => {
+    const p = shop.get(v.productId)!;
+    p.variants.nodes = p.variants.nodes.filter((x: { id: string }) => !v.variantsIds.includes(x.id));
+    return { data: { productVariantsBulkDelete: { product: { id: p.id }, userErrors: [] } } };
+  });
+  fake.on("ProductOptionUpdate", (v) => {
+    const option = shop.get(v.productId)!.options.find((o: { id: string }) => o.id === v.option.id)!;
+    option.optionValues = option.optionValues.filter((x: { id: string }) => !(v.optionValuesToDelete ?? []).includes(x.id));
+    return { data: { productOptionUpdate: { product: { id: v.productId }, userErrors: [] } } };
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -104,6 +148,33 @@ describe("Taobao import through the Shopify adapter", () => {
     expect(product.companion).toMatchObject({ taobao_id: DEMO_ITEM, taobao_title: "2026春夏新款男廓形真丝衬衫 百搭" });
     expect(product.variants.every((v) => v.taobao_sku_id && v.sku === `TB-${DEMO_ITEM}-${v.taobao_sku_id}`)).toBe(true);
     expect(await app.database.db.proposedVariantImage.count({ where: { product_id: j.product_id, source: "taobao" } })).toBe(product.variants.length);
+  });
+
+  it("a re-import after the item changed reconciles the variants in Shopify and the read model follows", async () => {
+    const original = app.ctx.taobao;
+    app.ctx.taobao = { ...original, getItem: async (id) => changedOnTaobao(await original.getItem(id)) };
+    let j: { status: string; product_id: string; result: { action: string; notes: string[] } };
+    try {
+      const r = await app.api("POST", "/shopify/admin/products", { token: admin.token, body: { taobao_product_id: DEMO_ITEM, store_id: stores.menswear.id } });
+      await drain(app);
+      j = (await app.api("GET", `/shopify/admin/products/import-jobs/${r.body.jobs[0].id}`, { token: admin.token })).body;
+    } finally {
+      app.ctx.taobao = original;
+    }
+    expect(j).toMatchObject({ status: "completed", result: { action: "updated" } });
+    expect(fake.calls("ProductSet")).toHaveLength(1);
+    const [created] = fake.calls("ProductVariantsCreate");
+    expect(created.variables.variants.map((v: { inventoryItem: { sku: string }; optionValues: { name: string }[]; price: string }) => [v.inventoryItem.sku, v.optionValues.map((o) => o.name).join(" / "), v.price])).toEqual([
+      [`TB-${DEMO_ITEM}-5012000100901`, "Black / M", "90.99"],
+      [`TB-${DEMO_ITEM}-5012000100902`, "Black / L", "90.99"],
+    ]);
+    expect(fake.calls("ProductVariantsUpdate")[0].variables.variants).toEqual([{ id: expect.any(String), price: "104.99", compareAtPrice: "153.99" }]);
+    expect(fake.calls("ProductVariantsDelete")[0].variables.variantsIds).toHaveLength(4);
+    expect(fake.calls("ProductOptionUpdate")[0].variables.optionValuesToDelete).toHaveLength(1); // Rust
+    const product = await app.database.db.product.findUniqueOrThrow({ where: { id: j.product_id }, include: { variants: true, options: true } });
+    expect(product.variants).toHaveLength(12);
+    expect(product.options.find((o) => o.name === "Color")!.values).toEqual(["Stone", "Sky Blue", "Black"]);
+    expect(product.variants.filter((v) => v.taobao_sku_id?.startsWith("50120001009"))).toHaveLength(2);
   });
 
   it("deletes the product in Shopify when a later step fails", async () => {

@@ -273,10 +273,13 @@ describe("the local model through the port", () => {
       understand: async () => ({ intent: "dance" }) as never,
       reply: async () => ({ text: "", suggestions: [], provider: "openai" }),
       describeCollection: async () => ({ title: "x".repeat(200), description: "d", provider: "openai" }),
+      translateListing: async () => ({ title: "Shirt", description: [], provider: "openai" }),
     };
     const lm = withValidation(broken);
     await expect(lm.understand({ message: "hi" })).rejects.toThrow(/openai understand output is invalid/);
     await expect(lm.reply({ message: "hi", intent: "greeting", slots: slots(), products: [] })).rejects.toThrow(/reply output is invalid: text/);
     await expect(lm.describeCollection({ prompt: "p", target_gender: "both", products: [{ title: "a", productType: "b", vendor: "c" }] })).rejects.toThrow(/title/);
+    const facts = { title: "Shirt", gender: "both" as const, material: null, composition: null, colours: [], sizes: [], attributes: [] };
+    await expect(lm.translateListing({ title: "衬衫", facts })).rejects.toThrow(/openai translateListing output is invalid: description/);
   });
 });

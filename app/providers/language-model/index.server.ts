@@ -5,7 +5,8 @@
  *   OPENAI_MODEL; the key is checked by the config at start-up). When the hosted model fails for a
  *   call (unreachable, timed out, an error after the retry), that call is answered by the local
  *   model and a warning is logged, so the assistant keeps answering; the answer's `provider` says
- *   which model produced it.
+ *   which model produced it. The Taobao import's translation goes through the same model (the
+ *   local one translates with the garment glossary).
  *
  * Both read the catalogue's vocabulary (colour names, product types, stores, sizes, words) from
  * the search engine's cache.
@@ -55,5 +56,6 @@ export function withLocalFallback(hosted: LanguageModelPort, local: LanguageMode
     understand: (input) => guard("understand", () => hosted.understand(input), () => local.understand(input)),
     reply: (input) => guard("reply", () => hosted.reply(input), () => local.reply(input)),
     describeCollection: (input) => guard("describeCollection", () => hosted.describeCollection(input), () => local.describeCollection(input)),
+    translateListing: (input) => guard("translateListing", () => hosted.translateListing(input), () => local.translateListing(input)),
   };
 }

@@ -7,7 +7,10 @@
  *   stores, sizes, words) takes the slots out of what is left: colours, materials, garment types,
  *   sizes, price bounds, gender, stores, and the words left. One parser for search and assistant.
  * - Replies and collection copy: templates filled with what the app retrieved. Same input, same text.
+ * - Listing translation: the garment glossary (app/providers/taobao/translate.ts): the title it
+ *   read from the Chinese words, the description written from the listing's facts.
  */
+import { glossaryTranslation } from "~/providers/taobao/translate";
 import type { ParseContext } from "~/services/search/parser";
 import { parseSearchQuery } from "~/services/search/parser";
 import { normalizeText } from "~/services/search/text";
@@ -25,6 +28,7 @@ import {
   type ReplyOutput,
   type ReplyProduct,
   CollectionCopyInput as CollectionCopyInputSchema,
+  ListingTranslationInput as ListingTranslationInputSchema,
   NluInput as NluInputSchema,
   ReplyInput as ReplyInputSchema,
 } from "./port";
@@ -327,6 +331,9 @@ export function createLocalLanguageModel(opts: LocalLanguageModelOptions = {}): 
     },
     async describeCollection(input) {
       return { ...templateCollectionCopy(CollectionCopyInputSchema.parse(input)), provider: "local" };
+    },
+    async translateListing(input) {
+      return glossaryTranslation(ListingTranslationInputSchema.parse(input).facts);
     },
   });
 }

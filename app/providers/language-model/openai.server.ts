@@ -12,6 +12,8 @@
  * - `reply` phrases the answer from the facts and products the app retrieved (never others), with
  *   the local template as the draft; suggestions stay the deterministic ones.
  * - `describeCollection` asks for {title, description} as JSON; invalid → the local template.
+ * - `translateListing` asks for {title, description} as JSON from the Chinese listing and the
+ *   glossary's facts; invalid JSON, or a title still in Chinese → the glossary (local) translation.
  *
  * Requests have a deadline (OPENAI_TIMEOUT_MS) and are retried once on 429 and 5xx (Retry-After
  * honoured up to 5 s). Other failures throw a LanguageModelError with the server's message; the
@@ -21,10 +23,12 @@ import { z } from "zod";
 import type { Logger } from "~/lib/logger.server";
 import type { ParseContext } from "~/services/search/parser";
 import { TargetGender } from "~/contract/common";
+import { hasCjk } from "~/providers/taobao/translate";
 import {
   AssistantIntent,
   CollectionCopyInput as CollectionCopyInputSchema,
   LanguageModelError,
+  ListingTranslationInput as ListingTranslationInputSchema,
   NluInput as NluInputSchema,
   ReplyInput as ReplyInputSchema,
   emptySlots,
@@ -86,6 +90,7 @@ const ModelNlu = z.object({
   query: z.string().max(500).optional(),
 });
 const ModelCopy = z.object({ title: z.string().trim().min(1).max(80), description: z.string().trim().min(1).max(500) });
+const ModelTranslation = z.object({ title: z.string().trim().min(3).max(120), description: z.string().trim().min(3).max(2000) });
 
 /** JSON inside a model answer: the whole text, or the first {...} block (some models wrap it in prose or fences). */
 export function extractJson(text: string): unknown {
@@ -136,6 +141,13 @@ const REPLY_SYSTEM = [
 const COPY_SYSTEM = [
   "You name personal fashion collections. Answer ONLY a JSON object {\"title\": at most 60 characters, \"description\": one or two sentences, at most 300 characters}.",
   "Describe only the products given (their types and vendors); do not invent materials, prices or brands.",
+].join("\n");
+
+const TRANSLATE_SYSTEM = [
+  "You translate Taobao fashion listings into English product copy for a Western online shop.",
+  'Answer ONLY a JSON object {"title": "...", "description": "..."}.',
+  "title: at most 70 characters, the garment with its cut, pattern and material (e.g. \"Relaxed Striped Linen Shirt\"); no marketing words, no seasons, no gender words, no brand names.",
+  "description: two to four short sentences from the facts given (material, fit, colours, sizes, care); never invent facts.",
 ].join("\n");
 
 export function createOpenAiLanguageModel(opts: OpenAiOptions): LanguageModelPort {
@@ -264,6 +276,41 @@ export function createOpenAiLanguageModel(opts: OpenAiOptions): LanguageModelPor
         return opts.local.describeCollection(input);
       }
       return { title: parsed.data.title.slice(0, 80), description: parsed.data.description.slice(0, 500), provider: "openai" };
+    },
+    async translateListing(raw) {
+      const input = ListingTranslationInputSchema.parse(raw);
+      const f = input.facts;
+      const content = await chat(
+        [
+          { role: "system", content: TRANSLATE_SYSTEM },
+          {
+            role: "user",
+            content: JSON.stringify({
+              title: input.title,
+              detail: input.description.slice(0, 1500),
+              attributes: input.attributes.slice(0, 20),
+              facts: { garment: f.title, gender: f.gender, composition: f.composition, colours: f.colours, sizes: f.sizes },
+            }),
+          },
+        ],
+        { json: true, maxTokens: 600 },
+      );
+      const parsed = ModelTranslation.safeParse(extractJson(content));
+      if (!parsed.success) {
+        opts.log?.warn({ answer: content.slice(0, 300) }, "the language model's listing translation is not valid JSON; using the glossary");
+        return opts.local.translateListing(input);
+      }
+      // A title left in Chinese would reach the storefront untranslated; the glossary's is English.
+      if (hasCjk(parsed.data.title)) {
+        opts.log?.warn({ title: parsed.data.title }, "the language model left the listing title in Chinese; using the glossary");
+        return opts.local.translateListing(input);
+      }
+      const description = parsed.data.description
+        .split(/\n+/)
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .slice(0, 20);
+      return { title: parsed.data.title, description, provider: "openai" };
     },
   });
 }

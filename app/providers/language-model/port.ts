@@ -8,7 +8,14 @@
  * - `reply`: the assistant's short answer, from the intent, the products the discovery engine
  *   retrieved and the facts the app looked up (size advice, orders) — a model never invents
  *   products: it only phrases what it is given;
- * - `describeCollection`: a title and a description for a personalised collection.
+ * - `describeCollection`: a title and a description for a personalised collection;
+ * - `translateListing`: an imported Taobao listing (Chinese title, detail text, attributes) as an
+ *   English title and description paragraphs, given the facts the garment glossary read from it
+ *   (the local model answers with the glossary's own title and a description written from those
+ *   facts; the original stays in the companion's `taobao_title`).
+ *
+ * Every caller goes through this port, the Taobao import included: LANGUAGE_MODEL picks the model
+ * for all of them.
  *
  * Inputs and outputs are zod schemas: `withValidation` checks both sides of every call, so an
  * adapter answering something malformed fails with a LanguageModelError instead of leaking it.
@@ -191,11 +198,58 @@ export const CollectionCopyOutput = z.object({
 });
 export type CollectionCopyOutput = z.infer<typeof CollectionCopyOutput>;
 
+/** A name/value pair as a listing states it ("材质成分" / "棉100%", or "Care" / "Machine wash"). */
+const ListingAttribute = z.object({ name: z.string().max(200), value: z.string().max(2000) });
+
+/**
+ * What the garment glossary read from a listing (app/providers/taobao/translate.ts): the English
+ * garment title, gender, material, colours and sizes. The local model writes the description from
+ * these alone; a hosted model gets them as the facts it may not contradict.
+ */
+export const ListingFacts = z.object({
+  title: z.string().trim().min(1).max(255),
+  gender: TargetGender,
+  material: z.string().max(200).nullable(),
+  composition: z.string().max(500).nullable(),
+  colours: z.array(z.string().max(200)).max(200),
+  sizes: z.array(z.string().max(200)).max(200),
+  attributes: z.array(ListingAttribute).max(200),
+});
+export type ListingFacts = z.infer<typeof ListingFacts>;
+
+/** Cut to `max` instead of refusing: shops write listings of any length, and a model only needs the start. */
+const clipped = (max: number) => z.string().transform((s) => s.trim().slice(0, max));
+
+export const ListingTranslationInput = z.object({
+  /** The listing's title as the shop wrote it (Chinese). */
+  title: z.string().trim().min(1).transform((s) => s.slice(0, 500)),
+  /** The detail text, as plain text. */
+  description: clipped(4000).default(""),
+  attributes: z
+    .array(z.object({ name: clipped(200), value: clipped(500) }))
+    .default([])
+    .transform((xs) => xs.slice(0, 40)),
+  facts: ListingFacts,
+});
+export type ListingTranslationInput = z.input<typeof ListingTranslationInput>;
+/** ListingTranslationInput with its defaults filled and its texts cut (what adapters receive). */
+export type ListingTranslationRequest = z.output<typeof ListingTranslationInput>;
+
+export const ListingTranslation = z.object({
+  /** The product title for the store (Shopify's limit is 255). */
+  title: z.string().trim().min(1).max(255),
+  /** Paragraphs of plain text (the caller escapes and wraps them). */
+  description: z.array(z.string().trim().min(1).max(2000)).min(1).max(20),
+  provider: LanguageModelProvider,
+});
+export type ListingTranslation = z.infer<typeof ListingTranslation>;
+
 export interface LanguageModelPort {
   readonly name: LanguageModelProvider;
   understand(input: NluInput): Promise<NluResult>;
   reply(input: ReplyInput): Promise<ReplyOutput>;
   describeCollection(input: CollectionCopyInput): Promise<CollectionCopyOutput>;
+  translateListing(input: ListingTranslationInput): Promise<ListingTranslation>;
 }
 
 /** A language model that could not answer: unreachable, timed out, refused the request, or answered nonsense. */
@@ -235,6 +289,10 @@ export function withValidation(impl: LanguageModelPort): LanguageModelPort {
     async describeCollection(input) {
       const parsed = check(CollectionCopyInput, input, "describeCollection input");
       return check(CollectionCopyOutput, await impl.describeCollection(parsed), `${impl.name} describeCollection output`);
+    },
+    async translateListing(input) {
+      const parsed = check(ListingTranslationInput, input, "translateListing input");
+      return check(ListingTranslation, await impl.translateListing(parsed), `${impl.name} translateListing output`);
     },
   };
 }

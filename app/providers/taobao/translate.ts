@@ -3,8 +3,10 @@
  * network. Titles are rebuilt from what the words mean ("2026秋冬新款男士宽松纯棉连帽卫衣" →
  * "Relaxed Cotton Hoodie", gender menswear), option values are read as colours, sizes and styles,
  * and the description is written from the item's facts (the glossary cannot translate free prose
- * honestly; the hosted translator does, see ./translator.server.ts).
+ * honestly; a hosted model can: the import asks the language-model port's `translateListing`, whose
+ * local adapter answers with `glossaryTranslation` below).
  */
+import type { ListingFacts, ListingTranslation } from "~/providers/language-model/port";
 import {
   ATTRIBUTE_NAMES,
   CARE_TERMS,
@@ -254,15 +256,8 @@ export function translateAttributeValue(name: string, value: string): string {
 
 export const hasCjk = (s: string) => CJK.test(s);
 
-export interface DescriptionFacts {
-  title: string;
-  gender: Gender;
-  material: string | null;
-  composition: string | null;
-  colours: string[];
-  sizes: string[];
-  attributes: { name: string; value: string }[];
-}
+/** The port owns the shape (the facts travel to whichever model translates); this is its name here. */
+export type DescriptionFacts = ListingFacts;
 
 const GENDER_WORDS: Record<Gender, string> = { menswear: "for men", womenswear: "for women", both: "for everyone" };
 
@@ -279,6 +274,11 @@ export function describe(f: DescriptionFacts): string[] {
   if (f.colours.length) lines.push(`Available in ${listWords(f.colours)}${f.sizes.length ? `, sizes ${sizeRange(f.sizes)}` : ""}.`);
   else if (f.sizes.length) lines.push(`Sizes ${sizeRange(f.sizes)}.`);
   return lines;
+}
+
+/** The translation the glossary gives: its title, and the description written from the facts. */
+export function glossaryTranslation(facts: DescriptionFacts): ListingTranslation {
+  return { title: facts.title, description: describe(facts), provider: "local" };
 }
 
 export function listWords(xs: string[]): string {

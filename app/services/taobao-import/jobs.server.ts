@@ -156,7 +156,7 @@ async function enqueue(ctx: Pick<Ctx, "queue" | "config">, importJobId: string) 
 
 const Payload = z.object({ importJobId: z.string().min(1) });
 
-export type ImportJobCtx = Pick<AppContext, "db" | "commerce" | "taobao" | "storage" | "config" | "log" | "queue">;
+export type ImportJobCtx = Pick<AppContext, "db" | "commerce" | "taobao" | "storage" | "config" | "log" | "queue" | "languageModel">;
 
 /** The `taobao.import` handler. Throws only to have the queue retry a transient failure. */
 export async function runImportJob(ctx: ImportJobCtx, payload: unknown, progress?: (percent: number) => Promise<void>) {
@@ -350,8 +350,8 @@ export async function retryAllImports(ctx: Pick<Ctx, "db" | "queue" | "config" |
   return { retried: jobIds.length, jobIds, remaining };
 }
 
-export async function retryImportsByMessage(ctx: Pick<Ctx, "db" | "queue" | "config" | "log">, message: string) {
-  const rows = await ctx.db.importJob.findMany({ where: { status: "failed", error_message: message }, select: { id: true }, orderBy: { created_at: "asc" }, take: RETRY_ALL_MAX });
+export async function retryImportsByMessage(ctx: Pick<Ctx, "db" | "queue" | "config" | "log">, message: string, f: { store_id?: string } = {}) {
+  const rows = await ctx.db.importJob.findMany({ where: { status: "failed", error_message: message, ...(f.store_id ? { store_id: f.store_id } : {}) }, select: { id: true }, orderBy: { created_at: "asc" }, take: RETRY_ALL_MAX });
   const jobIds = await retryJobs(ctx, rows.map((r) => r.id));
   return { retried: jobIds.length, jobIds };
 }

@@ -5,7 +5,8 @@
  *   map        options and variants from the SKU properties, prices from CNY, gender, type, materials
  *   images     main, SKU and detail images fetched once, checked, de-duplicated by content, stored
  *              under images/taobao/, colour hex per variant from its SKU image
- *   translate  title and description (glossary locally; a hosted model when configured)
+ *   translate  title and description through the language-model port (the glossary locally; the
+ *              hosted model when LANGUAGE_MODEL=openai, the glossary again for an item it fails)
  *   create     the product through the commerce port in one call — or, when the item was imported
  *              before, an update of that product — then its companion record (Taobao origin and
  *              title, status, material sections, try-on flag), all or nothing
@@ -22,7 +23,8 @@ import type { z } from "zod";
 import { CommerceError, type ProductInput, type ProductSnapshot } from "~/providers/commerce/port";
 import { slugify } from "~/providers/commerce/local.server";
 import { TaobaoSourceError, type TaobaoItem } from "~/providers/taobao/port";
-import { createTranslator, type TaobaoTranslator } from "~/providers/taobao/translator.server";
+import { LanguageModelError, type ListingTranslation, type ListingTranslationInput } from "~/providers/language-model/port";
+import { glossaryTranslation } from "~/providers/taobao/translate";
 import { withMaterialBlock } from "~/services/companion.server";
 import { deleteProductFromReadModel, upsertProductSnapshot } from "~/services/product-read-model.server";
 import { assembleProduct, ImportInputError, mapItem, MAX_IMAGES, type MappedItem, type StoreConventions } from "./mapping.server";
@@ -31,7 +33,7 @@ import { removeStored, storeImages, type ImageRun } from "./images.server";
 export type ImportResult = z.input<typeof ImportResultSchema>;
 export type ImportStep = "fetch" | "map" | "images" | "translate" | "create" | "propose";
 
-export type PipelineCtx = Pick<AppContext, "db" | "commerce" | "taobao" | "storage" | "config" | "log">;
+export type PipelineCtx = Pick<AppContext, "db" | "commerce" | "taobao" | "storage" | "config" | "log" | "languageModel">;
 
 /** A failure of one run: `permanent` ones are not retried (bad input), the others are (with backoff). */
 export class ImportFailure extends Error {
@@ -115,6 +117,20 @@ function descriptionHtml(paragraphs: string[], m: MappedItem, images: ImageRun, 
   return withMaterialBlock(parts.join("\n"), m.materialSections);
 }
 
+/**
+ * The listing in English through the language model. A model that cannot answer costs this item
+ * its hosted translation, never the import: the glossary's stands in (`provider` says "local").
+ */
+async function translateListing(ctx: Pick<PipelineCtx, "languageModel" | "log">, input: ListingTranslationInput): Promise<ListingTranslation> {
+  try {
+    return await ctx.languageModel.translateListing(input);
+  } catch (e) {
+    if (!(e instanceof LanguageModelError)) throw e;
+    ctx.log.warn({ err: e.message, model: ctx.languageModel.name }, "taobao import: translation failed; using the glossary");
+    return glossaryTranslation(input.facts);
+  }
+}
+
 export interface PipelineOutcome {
   productId: string;
   result: ImportResult;
@@ -128,7 +144,7 @@ export async function runImportPipeline(
   ctx: PipelineCtx,
   job: { taobao_product_id: string; store_id: string | null; store_name: string },
   report: Reporter,
-  opts: { translator?: TaobaoTranslator; imageConcurrency?: number } = {},
+  opts: { imageConcurrency?: number } = {},
 ): Promise<PipelineOutcome> {
   const started = Date.now();
   let step: ImportStep = "fetch";
@@ -179,8 +195,7 @@ export async function runImportPipeline(
     // --- translate
     step = "translate";
     await report.step("translate");
-    const translator = opts.translator ?? createTranslator(ctx.config, ctx.log);
-    const translation = await translator.translate({
+    const translation = await translateListing(ctx, {
       title: item.title,
       description: item.descriptionText,
       attributes: item.attributes,
@@ -319,15 +334,15 @@ async function linkSkus(tx: Prisma.TransactionClient, productId: string, variant
 
 /**
  * Re-import: the product imported before is updated through the commerce port — title,
- * description, type, tags, gender, store; stock and colour hex of the variants matched by SKU;
- * new pictures added. The port cannot add or remove variants or change their prices on an existing
- * product: such differences are noted on the job instead. Answers false when the product is gone.
+ * description, type, tags, gender, store; its variants reconciled with the source's SKUs (new
+ * SKUs added, prices followed, SKUs no longer sold removed; matched by SKU code, else by options);
+ * stock and colour hex of the kept variants; new pictures added. Answers false when the product is gone.
  */
 async function updateExisting(
   ctx: PipelineCtx,
   productId: string,
   input: ProductInput,
-  variants: { skuId: string; sku: string; price: string; inventoryQuantity: number; colorHex: string | null; selectedOptions: { name: string; value: string }[] }[],
+  variants: { skuId: string; sku: string; price: string; compareAtPrice: string | null; inventoryQuantity: number; colorHex: string | null; selectedOptions: { name: string; value: string }[] }[],
   notes: string[],
 ): Promise<boolean> {
   let current: ProductSnapshot | null = await ctx.commerce.getProduct(productId);
@@ -341,19 +356,36 @@ async function updateExisting(
     targetGender: input.targetGender,
     storeId: input.storeId,
   });
-  const byKey = (v: { sku: string | null; selectedOptions: { name: string; value: string }[] }) => v.sku ?? JSON.stringify(v.selectedOptions);
-  const now = new Map(current.variants.map((v) => [byKey(v), v]));
-  const matched = variants.map((v) => ({ v, cur: now.get(v.sku) ?? current!.variants.find((c) => JSON.stringify(c.selectedOptions) === JSON.stringify(v.selectedOptions)) }));
-  const levels = matched.filter((m) => m.cur && m.cur.inventoryQuantity !== m.v.inventoryQuantity).map((m) => ({ variantId: m.cur!.id, available: m.v.inventoryQuantity }));
+  const sameCombo = (a: { name: string; value: string }[], b: { name: string; value: string }[]) => a.length === b.length && a.every((o) => b.some((p) => p.name === o.name && p.value === o.value));
+  const match = (v: (typeof variants)[number], among: ProductSnapshot["variants"]) => among.find((c) => c.sku === v.sku) ?? among.find((c) => sameCombo(c.selectedOptions, v.selectedOptions));
+  const optionNames = (names: string[]) => [...names].sort().join(" · ");
+  if (optionNames(current.options.map((o) => o.name)) !== optionNames(input.options.map((o) => o.name))) {
+    notes.push(`The item's options changed (${optionNames(current.options.map((o) => o.name)) || "none"} → ${optionNames(input.options.map((o) => o.name))}): variants left as they were; delete the product and import it again to follow them`);
+  } else {
+    const money = (v: string | null) => (v === null ? null : Number(v).toFixed(2));
+    const pairs = variants.map((v) => ({ v, cur: match(v, current!.variants) }));
+    const create = pairs.filter((p) => !p.cur).map(({ v }) => ({ sku: v.sku, price: v.price, compareAtPrice: v.compareAtPrice, inventoryQuantity: v.inventoryQuantity, selectedOptions: v.selectedOptions, colorHex: v.colorHex }));
+    const update = pairs
+      .filter((p) => p.cur && (money(p.cur.price) !== money(p.v.price) || money(p.cur.compareAtPrice) !== money(p.v.compareAtPrice)))
+      .map(({ v, cur }) => ({ id: cur!.id, price: v.price, compareAtPrice: v.compareAtPrice }));
+    const keep = new Set(pairs.flatMap((p) => (p.cur ? [p.cur.id] : [])));
+    const remove = current.variants.filter((c) => !keep.has(c.id)).map((c) => c.id);
+    if (create.length || update.length || remove.length) {
+      current = await ctx.commerce.updateProductVariants(productId, { create, update, delete: remove });
+      const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+      if (create.length) notes.push(`${plural(create.length, "new SKU")} added`);
+      if (update.length) notes.push(`${plural(update.length, "variant price")} updated from the source`);
+      if (remove.length) notes.push(`${plural(remove.length, "variant")} no longer sold on Taobao removed`);
+    }
+  }
+  const kept = variants.flatMap((v) => {
+    const cur = match(v, current!.variants);
+    return cur ? [{ v, cur }] : [];
+  });
+  const levels = kept.filter((m) => m.cur.inventoryQuantity !== m.v.inventoryQuantity).map((m) => ({ variantId: m.cur.id, available: m.v.inventoryQuantity }));
   if (levels.length) await ctx.commerce.setInventory(levels);
-  const hexes = matched.filter((m) => m.cur && m.v.colorHex && m.cur.colorHex !== m.v.colorHex).map((m) => ({ variantId: m.cur!.id, hex: m.v.colorHex }));
+  const hexes = kept.filter((m) => m.v.colorHex && m.cur.colorHex !== m.v.colorHex).map((m) => ({ variantId: m.cur.id, hex: m.v.colorHex }));
   if (hexes.length) await ctx.commerce.setVariantColorHex(productId, hexes);
-  const missing = matched.filter((m) => !m.cur).length;
-  if (missing) notes.push(`${missing} new SKU${missing === 1 ? "" : "s"} not added: variants of an imported product are not changed by a re-import`);
-  const priced = matched.filter((m) => m.cur && Number(m.cur.price).toFixed(2) !== Number(m.v.price).toFixed(2)).length;
-  if (priced) notes.push(`${priced} variant price${priced === 1 ? "" : "s"} differ from the source's and were kept`);
-  const gone = current.variants.filter((c) => !variants.some((v) => v.sku === c.sku || JSON.stringify(v.selectedOptions) === JSON.stringify(c.selectedOptions))).length;
-  if (gone) notes.push(`${gone} variant${gone === 1 ? "" : "s"} no longer sold on Taobao kept`);
   const have = new Set(current.images.map((i) => i.url));
   let added = 0;
   for (const img of input.images) {

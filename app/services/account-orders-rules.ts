@@ -23,6 +23,7 @@ export const ORDER_RULE_MESSAGES = {
   CLOSED: "This order is closed and can no longer be cancelled",
   SENT: "Items of this order have already been sent, so it can no longer be cancelled. You can request a return once they arrive.",
   RETURN_UNDER_WAY: "A return is under way for this order, so it can no longer be cancelled",
+  BEING_CANCELLED: "This order is being cancelled",
   NOTHING_TO_CANCEL: "This order has nothing left to cancel",
   ORDER_CANCELLED: "This order was cancelled",
   ITEM_RETURNED: "This item has already been returned",
@@ -50,11 +51,13 @@ export function orderStage(order: { status: OrderStatusValue; items: { status: I
 
 /**
  * An order can be cancelled by its shopper while it is open, none of its items has been sent (all
- * live items unfulfilled) and no return is under way.
+ * live items unfulfilled), no return is under way and no cancellation is already with the store
+ * (`cancelling`: see cancelClaimActive).
  */
-export function cancelEligibility(order: { status: OrderStatusValue; items: { status: ItemStatusValue }[]; liveReturnRequests?: number }): Eligibility {
+export function cancelEligibility(order: { status: OrderStatusValue; items: { status: ItemStatusValue }[]; liveReturnRequests?: number; cancelling?: boolean }): Eligibility {
   if (order.status === "cancelled") return no(ORDER_RULE_MESSAGES.ALREADY_CANCELLED);
   if (order.status === "closed") return no(ORDER_RULE_MESSAGES.CLOSED);
+  if (order.cancelling) return no(ORDER_RULE_MESSAGES.BEING_CANCELLED);
   if ((order.liveReturnRequests ?? 0) > 0) return no(ORDER_RULE_MESSAGES.RETURN_UNDER_WAY);
   const live = order.items.filter((i) => i.status !== "cancelled");
   if (live.length === 0) return no(ORDER_RULE_MESSAGES.NOTHING_TO_CANCEL);
@@ -63,17 +66,31 @@ export function cancelEligibility(order: { status: OrderStatusValue; items: { st
 }
 
 /**
- * An item can be returned when its order is not cancelled, it has been sent (fulfilled, shipped
- * or delivered), it has not been returned, and no live return holds it (`heldItemIds`: items of
- * return requests that are requested, open or closed, and of returns that are not cancelled).
+ * An item can be returned when its order is not cancelled nor being cancelled, it has been sent
+ * (fulfilled, shipped or delivered), it has not been returned, and no live return holds it
+ * (`heldItemIds`: items of return requests that are requested, open or closed, and of returns
+ * that are not cancelled).
  */
-export function returnEligibility(order: { status: OrderStatusValue }, item: { id: string; status: ItemStatusValue }, heldItemIds: ReadonlySet<string>): Eligibility {
+export function returnEligibility(order: { status: OrderStatusValue; cancelling?: boolean }, item: { id: string; status: ItemStatusValue }, heldItemIds: ReadonlySet<string>): Eligibility {
   if (order.status === "cancelled") return no(ORDER_RULE_MESSAGES.ORDER_CANCELLED);
+  if (order.cancelling) return no(ORDER_RULE_MESSAGES.BEING_CANCELLED);
   if (item.status === "returned") return no(ORDER_RULE_MESSAGES.ITEM_RETURNED);
   if (heldItemIds.has(item.id)) return no(ORDER_RULE_MESSAGES.ITEM_IN_RETURN);
   if (item.status === "cancelled") return no(ORDER_RULE_MESSAGES.ITEM_CANCELLED);
   if (!SENT_ITEM_STATUSES.includes(item.status)) return no(ORDER_RULE_MESSAGES.ITEM_NOT_SENT);
   return yes;
+}
+
+/**
+ * How long a cancellation's claim on an order holds. It outlasts the store's slowest answer (the
+ * Shopify adapter's retries with backoff), so a claim expires only when its process died before
+ * releasing it: the order is then neither blocked for returns nor for another cancel forever.
+ */
+export const CANCEL_CLAIM_TTL_MS = 5 * 60_000;
+
+/** Whether a cancellation claimed at `requestedAt` is still with the store at `now`. */
+export function cancelClaimActive(requestedAt: Date | null | undefined, now: Date = new Date()): boolean {
+  return !!requestedAt && now.getTime() - requestedAt.getTime() < CANCEL_CLAIM_TTL_MS;
 }
 
 /** Items held by live return requests and returns (see returnEligibility). */

@@ -20,7 +20,7 @@ import { ApiError, conflict, notFound, unprocessable } from "~/api/errors.server
 import { CommerceError } from "~/providers/commerce/port";
 import { CANCEL_REASON_LABELS, ORDERS_PAGE_SIZE, RETURNS_PAGE_SIZE, type CancelReasonValue, type ReturnReasonValue } from "~/contract/account-orders";
 import { applyOrderPurchases } from "./recommendations/aggregates.server";
-import { buildReturnTimeline, cancelEligibility, heldItemIds, orderStage, returnEligibility } from "./account-orders-rules";
+import { buildReturnTimeline, cancelClaimActive, cancelEligibility, heldItemIds, orderStage, returnEligibility } from "./account-orders-rules";
 
 export const ORDER_NOT_FOUND = "Order not found";
 export const ITEMS_NOT_IN_ORDER = (ids: string[]) => `${ids.length === 1 ? "Item" : "Items"} ${ids.join(", ")} ${ids.length === 1 ? "is" : "are"} not part of this order`;
@@ -84,8 +84,16 @@ type SummaryRow = Prisma.OrderGetPayload<{ include: typeof summaryInclude }>;
 
 const liveRequests = (o: { return_requests: { status: string }[] }) => o.return_requests.filter((r) => r.status === "REQUESTED" || r.status === "OPEN").length;
 
+/** The order as the rules see it: its status, items, live return requests and a cancellation with the store. */
+const cancelFacts = (o: SummaryRow | OrderRow, now?: Date) => ({
+  status: o.status,
+  items: o.items,
+  liveReturnRequests: liveRequests(o),
+  cancelling: cancelClaimActive(o.cancel_requested_at, now),
+});
+
 function toSummary(o: SummaryRow | OrderRow) {
-  const cancel = cancelEligibility({ status: o.status, items: o.items, liveReturnRequests: liveRequests(o) });
+  const cancel = cancelEligibility(cancelFacts(o));
   return {
     id: o.id,
     name: o.name,
@@ -114,9 +122,10 @@ async function toDetail(db: Db, o: OrderRow) {
   const productIds = [...new Set(o.items.map((i) => i.product_id).filter((x): x is string => !!x))];
   const handles = new Map((await db.product.findMany({ where: { id: { in: productIds } }, select: { id: true, handle: true } })).map((p) => [p.id, p.handle]));
   const held = heldItemIds(o.return_requests, o.returns);
-  const cancel = cancelEligibility({ status: o.status, items: o.items, liveReturnRequests: liveRequests(o) });
+  const facts = cancelFacts(o);
+  const cancel = cancelEligibility(facts);
   const items = o.items.map((i) => {
-    const r = returnEligibility(o, i, held);
+    const r = returnEligibility(facts, i, held);
     const request = o.return_requests.find((rr) => rr.order_item_ids.includes(i.id)) ?? null;
     return {
       id: i.id,
@@ -192,14 +201,31 @@ function storeRefused(e: unknown, what: string): never {
 // Cancel
 
 export async function cancelMyOrder(ctx: OrdersCtx, user: Caller, rawId: string, body: { reason: CancelReasonValue; note?: string }) {
-  const order = await loadOwnedOrder(ctx.db, user, rawId);
-  const rule = cancelEligibility({ status: order.status, items: order.items, liveReturnRequests: liveRequests(order) });
-  if (!rule.allowed) throw conflict(rule.reason);
+  const found = await loadOwnedOrder(ctx.db, user, rawId);
   const note = body.note?.trim();
   const staffNote = `Cancelled by the customer: ${CANCEL_REASON_LABELS[body.reason]}${note ? ` — ${note}` : ""}`;
+
+  // Check and claim under the lock on the order row that return requests take (initiateMyReturn):
+  // whichever comes second sees the first — a live return request refuses the cancel, and the
+  // claim (cancel_requested_at) refuses return requests and other cancels while the store works.
+  // No lock is held across the store's call (the local adapter writes this very row).
+  const claimedAt = new Date();
+  await ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.id} FOR UPDATE`;
+    const order = await tx.order.findUniqueOrThrow({ where: { id: found.id }, include: orderInclude });
+    const rule = cancelEligibility(cancelFacts(order, claimedAt));
+    if (!rule.allowed) throw conflict(rule.reason);
+    await tx.order.update({ where: { id: order.id }, data: { cancel_requested_at: claimedAt } });
+  });
+  const releaseClaim = () =>
+    ctx.db.order
+      .updateMany({ where: { id: found.id, cancel_requested_at: claimedAt }, data: { cancel_requested_at: null } })
+      .catch((err: unknown) => ctx.log.error({ err, orderId: found.id }, "could not release a refused cancellation's claim"));
+
   try {
-    await ctx.commerce.cancelOrder(order.id, { reason: "CUSTOMER", staffNote, refund: true, restock: true });
+    await ctx.commerce.cancelOrder(found.id, { reason: "CUSTOMER", staffNote, refund: true, restock: true });
   } catch (e) {
+    await releaseClaim();
     storeRefused(e, "the cancellation");
   }
   // The read model: the local adapter wrote it already; with Shopify the orders/updated webhook
@@ -207,14 +233,17 @@ export async function cancelMyOrder(ctx: OrdersCtx, user: Caller, rawId: string,
   // the webhook does for a cancelled order (a no-op once done).
   const now = new Date();
   await ctx.db.$transaction(async (tx) => {
-    const current = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { cancelled_at: true, cancel_reason: true } });
-    await tx.order.update({ where: { id: order.id }, data: { status: "cancelled", cancelled_at: current.cancelled_at ?? now, cancel_reason: current.cancel_reason ?? "customer" } });
-    await tx.orderItem.updateMany({ where: { order_id: order.id, status: { not: "cancelled" } }, data: { status: "cancelled" } });
-    await applyOrderPurchases(tx, order.id, -1);
-    await tx.productPurchaseEvent.deleteMany({ where: { order_id: order.id } });
+    const current = await tx.order.findUniqueOrThrow({ where: { id: found.id }, select: { cancelled_at: true, cancel_reason: true } });
+    await tx.order.update({
+      where: { id: found.id },
+      data: { status: "cancelled", cancelled_at: current.cancelled_at ?? now, cancel_reason: current.cancel_reason ?? "customer", cancel_requested_at: null },
+    });
+    await tx.orderItem.updateMany({ where: { order_id: found.id, status: { not: "cancelled" } }, data: { status: "cancelled" } });
+    await applyOrderPurchases(tx, found.id, -1);
+    await tx.productPurchaseEvent.deleteMany({ where: { order_id: found.id } });
   });
-  ctx.log.info({ orderId: order.id, userId: user.id, reason: body.reason }, "order cancelled by its shopper");
-  return getMyOrder(ctx.db, user, order.id);
+  ctx.log.info({ orderId: found.id, userId: user.id, reason: body.reason }, "order cancelled by its shopper");
+  return getMyOrder(ctx.db, user, found.id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -297,15 +326,16 @@ export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: stri
   // check every chosen item, and insert the request (which holds those items). A concurrent request
   // for the same order waits for the lock and then sees this one, so an item is never claimed twice.
   // The store is asked only after the claim (no lock is held across its call); if it refuses, the
-  // claim is removed.
+  // claim is removed. A cancellation takes the same lock, so cancel and return never both win.
   const { order, chosen, requestId } = await ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.id} FOR UPDATE`;
     const order = await tx.order.findUniqueOrThrow({ where: { id: found.id }, include: orderInclude });
     const held = heldItemIds(order.return_requests, order.returns);
+    const facts = cancelFacts(order);
     const chosen = ids.map((id) => order.items.find((i) => i.id === id)).filter((i): i is OrderRow["items"][number] => !!i);
     if (chosen.length !== ids.length) throw unprocessable(ITEMS_NOT_IN_ORDER(ids.filter((id) => !chosen.some((i) => i.id === id))));
     for (const item of chosen) {
-      const rule = returnEligibility(order, item, held);
+      const rule = returnEligibility(facts, item, held);
       if (!rule.allowed) throw conflict(`${item.title}${item.variant_title ? ` (${item.variant_title})` : ""}: ${rule.reason}`);
     }
     const rr = await tx.returnRequest.create({

@@ -12,7 +12,7 @@ import { jobHandlers } from "../../app/jobs/handlers.server";
 import { startWorker } from "../../app/jobs/worker.server";
 import { pollImageAiRequest } from "../../app/services/image-ai/jobs.server";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { createFakeImageAi, type FakeImageAi } from "../helpers/fake-image-ai";
+import { createFakeImageAi, fakePng, type FakeImageAi } from "../helpers/fake-image-ai";
 
 const PEOPLE = path.join(__dirname, "..", "fixtures", "people");
 const photo = (name: string) => new Uint8Array(fs.readFileSync(path.join(PEOPLE, name)));
@@ -562,5 +562,98 @@ describe("DELETE /clones/{id}", () => {
     const req = await app.database.db.imageAiRequest.findFirstOrThrow({ where: { target_type: "clone_training", target_id: jobId } });
     expect(req.status).toBe("cancelled");
     expect(fake.calls.some((c) => c.method === "cancel")).toBe(true);
+  }, 60_000);
+
+  it("removes every file made for the clone once it is gone (photos, prepared masks, training zip, profile and try-on images); a file another clone names stays", async () => {
+    const db = app.database.db;
+    const storage = app.ctx.storage;
+    const png = await fakePng();
+    // Training leaves what the providers leave: a mask per prepared photo (local) and the photo zip (fal).
+    fake.options.output = async (op, input, opts) => {
+      if (op === "train-flux") {
+        await storage.put(`images/ai/training/${opts.requestId}.zip`, new Uint8Array([0x50, 0x4b, 5, 6]), "application/zip");
+        const mask = await storage.put(`images/ai/prepared/${opts.requestId}/0-mask.png`, png, "image/png");
+        const urls: string[] = input.image_urls;
+        return { images: [], lora_url: null, trigger_word: input.trigger_word, prepared: urls.map((image_url, i) => ({ image_url, ok: true, ...(i === 0 ? { mask_url: mask.url } : {}) })) };
+      }
+      const { url } = await storage.put(`images/ai/fake-${opts.requestId}.png`, png, "image/png");
+      return { images: [{ url, width: 64, height: 64 }] };
+    };
+    const created = await createClone(bob.token, [1, 2, 3, 4].map(person), { name: "Everything", start_training: "true" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const cloneId: string = created.body.clone.id;
+    await drain();
+    const requestId = (await db.imageAiRequest.findFirstOrThrow({ where: { target_type: "clone_training", target_id: created.body.job.id } })).id;
+
+    const profiles: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      expect((await app.api("POST", `/clones/${cloneId}/generate-profile-image`, { token: bob.token })).status).toBe(202);
+      await drain();
+      profiles.push((await app.api("GET", `/clones/${cloneId}`, { token: bob.token })).body.profileImageUrl);
+    }
+    expect(new Set(profiles).size).toBe(2);
+
+    await db.product.create({
+      data: {
+        id: "gid://shopify/Product/7701",
+        title: "Clone delete shirt",
+        handle: "clone-delete-shirt",
+        vendor: "Test",
+        productType: "Shirts",
+        availableForSale: true,
+        priceMin: 10,
+        priceMax: 20,
+        status: "active",
+        publishedAt: new Date(Date.now() - 86_400_000),
+        featuredImageUrl: "/uploads/images/test/garment.jpg",
+        companion: { create: { tryon_active: true } },
+      },
+    });
+    const tryon = await app.api("POST", "/try-ons", { token: bob.token, body: { ai_clone_id: cloneId, shopify_product_id: "gid://shopify/Product/7701" } });
+    expect(tryon.status, JSON.stringify(tryon.body)).toBe(201);
+    await drain();
+    const tryonImage = (await app.api("GET", `/try-ons/${tryon.body.id}`, { token: bob.token })).body.generated_images[0].image_url as string;
+
+    // An admin made a house model from the first profile image: that file is no longer only this clone's.
+    await db.clone.create({ data: { name: "House from profile", baseImageUrls: [profiles[0]], isPublic: true } });
+
+    const photos: string[] = created.body.clone.photos.map((p: { image_url: string }) => p.image_url);
+    const gone = [
+      ...photos,
+      `/uploads/images/ai/training/${requestId}.zip`,
+      `/uploads/images/ai/prepared/${requestId}/0-mask.png`,
+      profiles[1],
+      tryonImage,
+    ].map(storedFile);
+    expect(gone.filter((f) => !fs.existsSync(f))).toEqual([]);
+
+    const res = await app.api("DELETE", `/clones/${cloneId}`, { token: bob.token });
+    expect(res.status).toBe(200);
+    expect(gone.filter((f) => fs.existsSync(f))).toEqual([]);
+    expect(fs.existsSync(storedFile(profiles[0]))).toBe(true);
+    expect(await db.tryOn.count({ where: { id: tryon.body.id } })).toBe(0);
+  }, 90_000);
+
+  it("a storage failure while removing the files is logged: the clone is deleted and the answer is still 200", async () => {
+    const created = await createClone(bob.token, [1, 2, 3, 4].map(person), { name: "Stubborn files" });
+    const cloneId: string = created.body.clone.id;
+    const files = created.body.clone.photos.map((p: { image_url: string }) => storedFile(p.image_url));
+    const original = app.ctx.storage.delete;
+    const tried: string[] = [];
+    app.ctx.storage.delete = async (key: string) => {
+      tried.push(key);
+      throw new Error("storage is down");
+    };
+    try {
+      const res = await app.api("DELETE", `/clones/${cloneId}`, { token: bob.token });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true });
+    } finally {
+      app.ctx.storage.delete = original;
+    }
+    // Every file was tried (one failure does not stop the others), and the clone is gone.
+    expect(tried).toHaveLength(files.length);
+    expect(await app.database.db.clone.count({ where: { id: cloneId } })).toBe(0);
+    expect((await app.api("GET", `/clones/${cloneId}`, { token: bob.token })).status).toBe(404);
   }, 60_000);
 });

@@ -399,6 +399,35 @@ describe("POST /vton/get-or-generate, POST /vton/generate, GET /vton", () => {
     expect((await app.api("GET", "/vton", { query: { ai_clone_id: clones.alice, shopify_product_id: gid(1001) } })).status).toBe(401);
   });
 
+  it("identical calls at the same instant (2, then 5) start one try-on, and every answer names it", async () => {
+    const db = app.database.db;
+    for (const [n, strength] of [
+      [2, 0.61],
+      [5, 0.62],
+    ] as const) {
+      const answers = await Promise.all(
+        Array.from({ length: n }, () => app.api("POST", "/vton/get-or-generate", { token: alice.token, body: body("alice", 1009, { prompt_strength: strength }) })),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(n).fill(200));
+      const rows = await db.tryOn.findMany({ where: { user_id: alice.id, product_id: gid(1009), prompt_strength: strength } });
+      expect(rows).toHaveLength(1);
+      expect(new Set(answers.map((a) => a.body.id))).toEqual(new Set([rows[0].id]));
+      expect(await db.imageAiRequest.count({ where: { target_type: "tryon", target_id: rows[0].id } })).toBe(1);
+    }
+    // The same race on a public clone by two shoppers gives each their own (one each).
+    const both = await Promise.all(
+      [alice, bob, alice, bob].map((u) => app.api("POST", "/vton/get-or-generate", { token: u.token, body: body("house", 1009, { prompt_strength: 0.63 }) })),
+    );
+    expect(both.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(both[0].body.id).toBe(both[2].body.id);
+    expect(both[1].body.id).toBe(both[3].body.id);
+    expect(both[0].body.id).not.toBe(both[1].body.id);
+    expect(await db.tryOn.count({ where: { clone_id: clones.house, product_id: gid(1009), prompt_strength: 0.63 } })).toBe(2);
+    await drain();
+    const ours = fake.submits.filter((s) => s.op === "vton-flux" && [0.61, 0.62, 0.63].includes((s.input as { prompt_strength: number }).prompt_strength));
+    expect(ours).toHaveLength(4);
+  });
+
   it("refuses what POST /try-ons refuses", async () => {
     expect((await app.api("POST", "/vton/get-or-generate", { token: alice.token, body: body("bob", 1001) })).status).toBe(404);
     expect((await app.api("POST", "/vton/generate", { token: alice.token, body: body("alice", 1004) })).status).toBe(422);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   ORDER_RULE_MESSAGES as M,
+  CANCEL_CLAIM_TTL_MS,
   buildReturnTimeline,
+  cancelClaimActive,
   cancelEligibility,
   heldItemIds,
   orderStage,
@@ -46,6 +48,21 @@ describe("cancelEligibility", () => {
     expect(cancelEligibility({ status: "open", items: items("unfulfilled"), liveReturnRequests: 1 }).reason).toBe(M.RETURN_UNDER_WAY);
     expect(cancelEligibility({ status: "open", items: items("cancelled") }).reason).toBe(M.NOTHING_TO_CANCEL);
     expect(cancelEligibility({ status: "open", items: [] }).reason).toBe(M.NOTHING_TO_CANCEL);
+  });
+});
+
+describe("a cancellation with the store (cancel claim)", () => {
+  it("refuses another cancel and any return request while the claim holds", () => {
+    expect(cancelEligibility({ status: "open", items: items("unfulfilled"), cancelling: true }).reason).toBe(M.BEING_CANCELLED);
+    expect(returnEligibility({ status: "open", cancelling: true }, { id: "a", status: "delivered" }, new Set()).reason).toBe(M.BEING_CANCELLED);
+    expect(returnEligibility({ status: "open", cancelling: false }, { id: "a", status: "delivered" }, new Set()).allowed).toBe(true);
+  });
+  it("holds for CANCEL_CLAIM_TTL_MS after it was taken, then expires (its process died)", () => {
+    const now = new Date(Date.UTC(2026, 10, 25, 12));
+    expect(cancelClaimActive(null, now)).toBe(false);
+    expect(cancelClaimActive(new Date(now.getTime() - 1000), now)).toBe(true);
+    expect(cancelClaimActive(new Date(now.getTime() - CANCEL_CLAIM_TTL_MS + 1), now)).toBe(true);
+    expect(cancelClaimActive(new Date(now.getTime() - CANCEL_CLAIM_TTL_MS), now)).toBe(false);
   });
 });
 

@@ -32,6 +32,7 @@ import {
 import { ImageRef } from "~/providers/image-ai/port";
 import { cancelImageAiRequest, startImageAiRequest, type ImageAiRequestRecord } from "~/services/image-ai/requests.server";
 import { processImage, mb } from "~/services/uploaded-images.server";
+import { ownStorageKey } from "~/services/image-source.server";
 import { decodeKeyset, encodeKeyset } from "~/services/saved.server";
 
 export type CloneTrainingKind = "shopper" | "admin" | "product";
@@ -255,7 +256,7 @@ async function checkPhotos(ctx: Pick<AppContext, "config" | "log">, files: Blob[
 }
 
 /** Stores the usable photos of a check under images/clones/<cloneId>/ (fills in their image_url). */
-async function storePhotos(ctx: Pick<AppContext, "storage">, cloneId: string, checked: CheckedPhoto[]): Promise<StoredPhoto[]> {
+async function storePhotos(ctx: Pick<AppContext, "storage" | "log">, cloneId: string, checked: CheckedPhoto[]): Promise<StoredPhoto[]> {
   const stored: StoredPhoto[] = [];
   try {
     for (const c of checked) {
@@ -272,8 +273,9 @@ async function storePhotos(ctx: Pick<AppContext, "storage">, cloneId: string, ch
   return stored;
 }
 
-async function deleteKeys(ctx: Pick<AppContext, "storage">, keys: string[]) {
-  for (const key of keys) await ctx.storage.delete(key).catch(() => undefined);
+/** Removes files; a failure is logged and the rest go on (the rows are already gone or never were). */
+async function deleteKeys(ctx: Pick<AppContext, "storage" | "log">, keys: string[]) {
+  for (const key of keys) await ctx.storage.delete(key).catch((err: unknown) => ctx.log.warn({ err, key }, "clone file not deleted from storage"));
 }
 
 function refusal(checked: CheckedPhoto[], usable: number, needed: number) {
@@ -499,14 +501,82 @@ export async function setCloneProfileImage(ctx: Pick<AppContext, "db">, caller: 
   return cloneView(ctx, updated, caller);
 }
 
-/** Deletes the clone, its stored photos and (cascade) its try-ons; a running training is cancelled first. */
+/**
+ * Deletes the clone and (cascade) its try-ons, generated images and saved try-ons; a running
+ * training is cancelled first. Once the row is gone, the files made for it leave storage (see
+ * cloneFiles); a storage failure is logged, never answered: the clone is deleted either way.
+ */
 export async function deleteClone(ctx: AppContext, caller: Caller & { cloneId: string }): Promise<{ ok: true }> {
   const clone = await getEditableClone(ctx, caller);
   await cancelActiveTraining(ctx, clone.id);
+  // Read before the delete: the cascade removes the rows that name the files.
+  const files = await cloneFiles(ctx, clone);
   await ctx.db.clone.delete({ where: { id: clone.id } });
-  await deleteKeys(ctx, storedPhotos(clone).map((p) => p.key).filter(Boolean));
-  ctx.log.info({ cloneId: clone.id }, "clone deleted");
+  const keys = await unreferenced(ctx, files);
+  await deleteKeys(ctx, keys);
+  ctx.log.info({ cloneId: clone.id, files: keys.length }, "clone deleted");
   return { ok: true };
+}
+
+/** Where a clone's own files live: its photos, and what image AI made from or for it. */
+const CLONE_FILE_PREFIXES = ["images/clones/", "images/ai/"];
+
+const urlsIn = (v: unknown, field: string): string[] =>
+  Array.isArray(v) ? v.map((x) => (x && typeof x === "object" ? (x as Record<string, unknown>)[field] : null)).filter((u): u is string => typeof u === "string" && u.length > 0) : [];
+
+/**
+ * The files of a clone, as storage key → the URL rows name it by: its uploaded photos
+ * (attributes.photos), the masks and cut-outs its trainings prepared and the photo zips sent to
+ * the provider (images/ai/training/<request id>.zip), its generated profile images and its
+ * try-ons' images. Base images given by URL (admin clones) are not the clone's own and stay.
+ */
+async function cloneFiles(ctx: AppContext, clone: Clone): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const add = (url: string) => {
+    const key = ownStorageKey(ctx, url);
+    if (key && CLONE_FILE_PREFIXES.some((p) => key.startsWith(p)) && !files.has(key)) files.set(key, url);
+  };
+  for (const p of storedPhotos(clone)) {
+    if (p.key && p.key.startsWith(`images/clones/${clone.id}/`)) files.set(p.key, p.image_url);
+  }
+  urlsIn(cloneAttributes(clone).prepared, "mask_url").forEach(add);
+
+  const [images, jobs] = await Promise.all([
+    ctx.db.generatedImage.findMany({ where: { OR: [{ clone_id: clone.id }, { tryon: { is: { clone_id: clone.id } } }] }, select: { image_url: true } }),
+    ctx.db.cloneTrainingJob.findMany({ where: { clone_id: clone.id }, select: { id: true } }),
+  ]);
+  images.forEach((i) => add(i.image_url));
+  const requests = await ctx.db.imageAiRequest.findMany({
+    where: {
+      OR: [
+        { target_type: "clone_training", target_id: { in: jobs.map((j) => j.id) } },
+        { target_type: "clone_profile", target_id: clone.id },
+      ],
+    },
+    select: { id: true, target_type: true, output: true },
+  });
+  for (const r of requests) {
+    const out = r.output && typeof r.output === "object" && !Array.isArray(r.output) ? (r.output as Record<string, unknown>) : {};
+    urlsIn(out.images, "url").forEach(add);
+    urlsIn(out.prepared, "mask_url").forEach(add);
+    if (r.target_type === "clone_training") {
+      const zip = `images/ai/training/${r.id.replace(/[^A-Za-z0-9_-]/g, "_")}.zip`;
+      files.set(zip, ctx.storage.publicUrl(zip));
+    }
+  }
+  return files;
+}
+
+/** The keys among `files` that no remaining row names (another clone's images, another generated image). */
+async function unreferenced(ctx: Pick<AppContext, "db">, files: Map<string, string>): Promise<string[]> {
+  if (files.size === 0) return [];
+  const urls = [...new Set(files.values())];
+  const [images, clones] = await Promise.all([
+    ctx.db.generatedImage.findMany({ where: { image_url: { in: urls } }, select: { image_url: true } }),
+    ctx.db.clone.findMany({ where: { OR: [{ baseImageUrls: { hasSome: urls } }, { profileImageUrl: { in: urls } }] }, select: { baseImageUrls: true, profileImageUrl: true } }),
+  ]);
+  const named = new Set([...images.map((i) => i.image_url), ...clones.flatMap((c) => [...c.baseImageUrls, ...(c.profileImageUrl ? [c.profileImageUrl] : [])])]);
+  return [...files].filter(([, url]) => !named.has(url)).map(([key]) => key);
 }
 
 async function cancelActiveTraining(ctx: AppContext, cloneId: string) {

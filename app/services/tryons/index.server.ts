@@ -8,7 +8,9 @@
  *
  * get-or-generate: the same inputs (clone, product, enable_add_details, prompt_strength; hashed
  * into `input_hash`) give back the caller's latest try-on unless it failed; `force` always starts
- * a new one. Every read is scoped to the caller: another shopper's try-on is 404 like a missing one.
+ * a new one. Identical calls at the same instant are serialised (a transaction-scoped advisory
+ * lock on caller + input hash), so they start one try-on and all answer it. Every read is scoped
+ * to the caller: another shopper's try-on is 404 like a missing one.
  */
 import { createHash } from "node:crypto";
 import type { Clone, Prisma } from "@prisma/client";
@@ -145,13 +147,18 @@ export async function startTryOn(
   const clone = await usableClone(ctx.db, args.userId, args.cloneId);
   const inputHash = tryOnInputHash({ cloneId: clone.id, productId: args.productId, enableAddDetails, promptStrength });
 
+  const reusable = { user_id: args.userId, input_hash: inputHash, status: { not: "failed" as const } };
+  const newest = [{ created_at: "desc" as const }, { id: "desc" as const }];
+  const answer = async (id: string) => {
+    const row = await ctx.db.tryOn.findUnique({ where: { id }, include: tryOnInclude });
+    // The concurrent call that created it could not queue its image request and removed it.
+    if (!row) throw conflict("An identical try-on could not be started just now; please try again");
+    return toTryOnView(row, await latestRequestId(ctx.db, row.id));
+  };
+
   if (!args.force) {
-    const existing = await ctx.db.tryOn.findFirst({
-      where: { user_id: args.userId, input_hash: inputHash, status: { not: "failed" } },
-      orderBy: [{ created_at: "desc" }, { id: "desc" }],
-      include: tryOnInclude,
-    });
-    if (existing) return toTryOnView(existing, await latestRequestId(ctx.db, existing.id));
+    const existing = await ctx.db.tryOn.findFirst({ where: reusable, orderBy: newest, select: { id: true } });
+    if (existing) return answer(existing.id);
   }
 
   const personImageUrl = assertCloneReady(clone);
@@ -159,18 +166,34 @@ export async function startTryOn(
   const support = supportsOperation(ctx, "vton-flux");
   if (!support.supported) throw new ApiError(501, support.message ?? "Virtual try-on is not available with the configured image provider");
 
-  const tryon = await ctx.db.tryOn.create({
-    data: {
-      user_id: args.userId,
-      clone_id: clone.id,
-      product_id: garment.product.id,
-      status: "queued",
-      progress: 0,
-      enable_add_details: enableAddDetails,
-      prompt_strength: promptStrength,
-      input_hash: inputHash,
-    },
+  // Look again and create under a lock on (caller, inputs): a concurrent identical call waits here
+  // and then finds this one's row. An advisory lock rather than a unique index, because `force`
+  // may legitimately add a second live try-on with the same inputs. The lock ends with the
+  // transaction; the image request is started after it (it writes through ctx.db, which must not
+  // run inside a transaction on the one-connection embedded database).
+  const claim = await ctx.db.$transaction(async (tx) => {
+    if (!args.force) {
+      await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`tryon:${args.userId}:${inputHash}`}, 0))`;
+      const existing = await tx.tryOn.findFirst({ where: reusable, orderBy: newest, select: { id: true } });
+      if (existing) return { reused: true, id: existing.id };
+    }
+    const created = await tx.tryOn.create({
+      data: {
+        user_id: args.userId,
+        clone_id: clone.id,
+        product_id: garment.product.id,
+        status: "queued",
+        progress: 0,
+        enable_add_details: enableAddDetails,
+        prompt_strength: promptStrength,
+        input_hash: inputHash,
+      },
+      select: { id: true },
+    });
+    return { reused: false, id: created.id };
   });
+  if (claim.reused) return answer(claim.id);
+  const tryon = { id: claim.id };
   let requestId: string;
   try {
     const request = await startImageAiRequest(ctx, {

@@ -7,12 +7,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, IndexTable, InlineStack, Layout, Modal, Page, Text, TextField } from "@shopify/polaris";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { apiKeysEndpoints } from "~/contract/api-keys";
 import { getAppContext } from "~/context.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/services/api-keys.server";
+import { ActionBanner, ConfirmModal, useFetcherResult } from "~/components/admin";
 
 const LIST_SIZE = 100;
 
@@ -64,7 +65,7 @@ export default function ApiKeysPage() {
   const { keys, total, endpoint } = useLoaderData<typeof loader>();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<KeyRow | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ ok: true; message: string } | null>(null);
   const closeCreate = useCallback(() => setCreating(false), []);
   const closeRevoke = useCallback(() => setRevoking(null), []);
   const active = keys.filter((k) => k.status === "active").length;
@@ -74,11 +75,7 @@ export default function ApiKeysPage() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {notice ? (
-              <Banner tone="success" onDismiss={() => setNotice(null)}>
-                <span data-testid="api-keys-result">{notice}</span>
-              </Banner>
-            ) : null}
+            <ActionBanner result={notice} testId="api-keys-result" onDismiss={() => setNotice(null)} />
             <Card>
               <BlockStack gap="200">
                 <Text as="p">
@@ -162,7 +159,6 @@ function CreateKeyModal({ onClose }: { onClose: () => void }) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   const keyField = useRef<HTMLDivElement>(null);
   const created = fetcher.data?.ok && fetcher.data.intent === "create" ? fetcher.data : null;
-  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
   const busy = fetcher.state !== "idle";
 
   const submit = () => fetcher.submit({ intent: "create", name }, { method: "post" });
@@ -223,7 +219,7 @@ function CreateKeyModal({ onClose }: { onClose: () => void }) {
     >
       <Modal.Section>
         <BlockStack gap="300">
-          {error ? <Banner tone="critical">{error}</Banner> : null}
+          <ActionBanner result={fetcher.data} errorsOnly />
           <TextField
             label="Name"
             helpText="Who uses the key, e.g. “Recommendations backend”."
@@ -238,31 +234,29 @@ function CreateKeyModal({ onClose }: { onClose: () => void }) {
   );
 }
 
-function RevokeKeyModal({ apiKey, onClose, onDone }: { apiKey: KeyRow; onClose: () => void; onDone: (message: string) => void }) {
+function RevokeKeyModal({ apiKey, onClose, onDone }: { apiKey: KeyRow; onClose: () => void; onDone: (result: { ok: true; message: string }) => void }) {
   const fetcher = useFetcher<typeof action>();
-  useEffect(() => {
-    if (fetcher.data?.ok) {
-      onDone(fetcher.data.message);
+  useFetcherResult(
+    fetcher,
+    (r) => {
+      if (!r.ok) return;
+      onDone(r);
       onClose();
-    }
-  }, [fetcher.data, onClose, onDone]);
-  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
+    },
+    { whenIdle: false },
+  );
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <ConfirmModal
       title={`Revoke "${apiKey.name}"?`}
-      primaryAction={{ content: "Revoke key", destructive: true, loading: fetcher.state !== "idle", onAction: () => fetcher.submit({ intent: "revoke", id: apiKey.id }, { method: "post" }) }}
-      secondaryActions={[{ content: "Cancel", onAction: onClose }]}
+      confirmLabel="Revoke key"
+      loading={fetcher.state !== "idle"}
+      onConfirm={() => fetcher.submit({ intent: "revoke", id: apiKey.id }, { method: "post" })}
+      onClose={onClose}
+      error={fetcher.data && !fetcher.data.ok ? fetcher.data.error : null}
     >
-      <Modal.Section>
-        <BlockStack gap="200">
-          {error ? <Banner tone="critical">{error}</Banner> : null}
-          <Text as="p">
-            Services that send the key <code>{apiKey.key_prefix}…</code> will be refused at once. This cannot be undone: a service that still needs access gets a new key.
-          </Text>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+      <Text as="p">
+        Services that send the key <code>{apiKey.key_prefix}…</code> will be refused at once. This cannot be undone: a service that still needs access gets a new key.
+      </Text>
+    </ConfirmModal>
   );
 }

@@ -7,26 +7,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  Checkbox,
-  FormLayout,
-  IndexTable,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  ProgressBar,
-  Select,
-  Text,
-  TextField,
-  Thumbnail,
-} from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, Card, Checkbox, FormLayout, IndexTable, InlineStack, Layout, Page, ProgressBar, Select, Text, TextField, Thumbnail } from "@shopify/polaris";
 import { z } from "zod";
 import { CLONE_MIN_PHOTOS, CloneGenderSchema } from "~/contract/clones";
 import { getAppContext } from "~/context.server";
@@ -34,6 +15,7 @@ import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createAdminClone, deleteClone, listClones, startCloneTraining, updateClone } from "~/services/clones/index.server";
 import { storeToolUpload } from "~/services/ai-tools.server";
+import { ActionBannerSection, ConfirmModal, useFetcherResult, useRowAction } from "~/components/admin";
 
 const MAX_PHOTOS = 40;
 
@@ -121,7 +103,7 @@ const STATUS: Record<string, { label: string; tone?: "success" | "attention" | "
 export default function Clones() {
   const { clones } = useLoaderData<typeof loader>();
   const create = useFetcher<typeof action>();
-  const row = useFetcher<typeof action>();
+  const { fetcher: row, act, isBusy: busy } = useRowAction<typeof action>();
   const revalidator = useRevalidator();
   const [name, setName] = useState("");
   const [gender, setGender] = useState("womenswear");
@@ -137,16 +119,19 @@ export default function Clones() {
     const t = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), 2000);
     return () => clearInterval(t);
   }, [training, revalidator]);
-  useEffect(() => {
-    if (create.state === "idle" && create.data?.ok) {
-      setName("");
-      setFiles([]);
-      if (fileInput.current) fileInput.current.value = "";
-    }
-  }, [create.state, create.data]);
-  useEffect(() => {
-    if (row.state === "idle" && row.data?.ok) setDeleting(null);
-  }, [row.state, row.data]);
+  // The banner shows whichever of the two forms answered last.
+  const [result, setResult] = useState<ActionResult | undefined>(undefined);
+  useFetcherResult(create, (r) => {
+    setResult(r);
+    if (!r.ok) return;
+    setName("");
+    setFiles([]);
+    if (fileInput.current) fileInput.current.value = "";
+  });
+  useFetcherResult(row, (r) => {
+    setResult(r);
+    if (r.ok) setDeleting(null);
+  });
 
   const submitCreate = () => {
     const fd = new FormData();
@@ -158,25 +143,11 @@ export default function Clones() {
     for (const f of files) fd.append("photos", f);
     create.submit(fd, { method: "post", encType: "multipart/form-data" });
   };
-  const act = (intent: string, id: string) => row.submit({ intent, id }, { method: "post" });
-  const busy = (intent: string, id: string) => row.state !== "idle" && row.formData?.get("intent") === intent && row.formData?.get("id") === id;
-  // The banner shows whichever of the two forms answered last.
-  const [result, setResult] = useState<ActionResult | undefined>(undefined);
-  useEffect(() => {
-    if (create.state === "idle" && create.data) setResult(create.data);
-  }, [create.state, create.data]);
-  useEffect(() => {
-    if (row.state === "idle" && row.data) setResult(row.data);
-  }, [row.state, row.data]);
 
   return (
     <Page title="AI models" subtitle="Public clones and house models" secondaryActions={[{ content: "AI image tools", url: "/app/ai-tools" }]}>
       <Layout>
-        {result ? (
-          <Layout.Section>
-            <Banner tone={result.ok ? "success" : "critical"}>{result.ok ? result.message : result.error}</Banner>
-          </Layout.Section>
-        ) : null}
+        <ActionBannerSection result={result} />
         <Layout.Section>
           <Card padding="0">
             <IndexTable
@@ -289,17 +260,9 @@ export default function Clones() {
         </Layout.Section>
       </Layout>
       {deleting ? (
-        <Modal
-          open
-          onClose={() => setDeleting(null)}
-          title={`Delete ${deleting.name}?`}
-          primaryAction={{ content: "Delete", destructive: true, loading: busy("delete", deleting.id), onAction: () => act("delete", deleting.id) }}
-          secondaryActions={[{ content: "Cancel", onAction: () => setDeleting(null) }]}
-        >
-          <Modal.Section>
-            <Text as="p">The model, its photos and the try-ons made with it are deleted. A running training is cancelled.</Text>
-          </Modal.Section>
-        </Modal>
+        <ConfirmModal title={`Delete ${deleting.name}?`} confirmLabel="Delete" loading={busy("delete", deleting.id)} onConfirm={() => act("delete", deleting.id)} onClose={() => setDeleting(null)}>
+          <Text as="p">The model, its photos and the try-ons made with it are deleted. A running training is cancelled.</Text>
+        </ConfirmModal>
       ) : null}
     </Page>
   );

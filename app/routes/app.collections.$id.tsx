@@ -6,24 +6,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  FormLayout,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  Select,
-  Text,
-  TextField,
-  Thumbnail,
-} from "@shopify/polaris";
-import { useEffect, useRef, useState } from "react";
+import { Badge, BlockStack, Button, Card, FormLayout, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { useEffect, useState } from "react";
 import { TargetGender } from "~/contract/common";
 import { collectionsEndpoints } from "~/contract/collections";
 import { toProductGid } from "~/lib/gid";
@@ -44,8 +28,7 @@ import {
   setStatus,
   updateCollection,
 } from "~/services/collections.server";
-import { moveItem as move } from "~/lib/reorder";
-import { NoImage } from "~/components/NoImage";
+import { ActionBanner, ProductCandidates, ProductSummary, ConfirmModal, SortableList, useDebouncedInput } from "~/components/admin";
 
 const GENDER_LABEL: Record<string, string> = { both: "Unisex", menswear: "Menswear", womenswear: "Womenswear" };
 const STATUS_TONE: Record<string, "success" | "attention" | undefined> = { active: "success", draft: "attention", archived: undefined };
@@ -148,12 +131,6 @@ type Detail = NonNullable<Data["detail"]>;
 type Item = Detail["products"][number];
 type Candidate = Data["picker"][number];
 
-function Result({ data }: { data: unknown }) {
-  const r = data as ActionResult | undefined;
-  if (!r) return null;
-  return r.ok ? <Banner tone="success">{r.message}</Banner> : <Banner tone="critical">{r.error}</Banner>;
-}
-
 export default function CollectionDetail() {
   const data = useLoaderData<typeof loader>();
   const navigate = useNavigate();
@@ -187,7 +164,7 @@ export default function CollectionDetail() {
       <Layout>
         {actions.data ? (
           <Layout.Section>
-            <Result data={actions.data} />
+            <ActionBanner result={actions.data} />
           </Layout.Section>
         ) : null}
         <Layout.Section>
@@ -198,17 +175,9 @@ export default function CollectionDetail() {
         </Layout.Section>
       </Layout>
       {confirmDelete ? (
-        <Modal
-          open
-          onClose={() => setConfirmDelete(false)}
-          title={`Delete “${collection.title}”?`}
-          primaryAction={{ content: "Delete collection", destructive: true, loading: busy, onAction: () => submit({ intent: "delete" }) }}
-          secondaryActions={[{ content: "Cancel", onAction: () => setConfirmDelete(false) }]}
-        >
-          <Modal.Section>
-            <Text as="p">The collection is removed for good; its {products.length} products stay in the catalogue.</Text>
-          </Modal.Section>
-        </Modal>
+        <ConfirmModal title={`Delete “${collection.title}”?`} confirmLabel="Delete collection" loading={busy} onConfirm={() => submit({ intent: "delete" })} onClose={() => setConfirmDelete(false)}>
+          <Text as="p">The collection is removed for good; its {products.length} products stay in the catalogue.</Text>
+        </ConfirmModal>
       ) : null}
     </Page>
   );
@@ -234,7 +203,7 @@ function DetailsCard({ collection, vendors }: { collection: Detail["collection"]
         <Text as="h2" variant="headingMd">
           Details
         </Text>
-        <Result data={fetcher.data} />
+        <ActionBanner result={fetcher.data} />
         <FormLayout>
           <TextField label="Title" autoComplete="off" value={form.title} onChange={set("title")} />
           <TextField label="Handle" autoComplete="off" value={form.handle} onChange={set("handle")} helpText="Changing it changes the collection's URL." />
@@ -274,21 +243,13 @@ function ProductsCard({ collectionId, products, initialCandidates }: { collectio
   const change = useFetcher<typeof action>();
   const search = useFetcher<typeof loader>();
   const [items, setItems] = useState(products);
-  const [dragging, setDragging] = useState<number | null>(null);
-  const [query, setQuery] = useState("");
-  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const query = useDebouncedInput("", (v) => search.load(`/app/collections/${encodeURIComponent(collectionId)}?pq=${encodeURIComponent(v)}`));
   const storedKey = products.map((p) => p.id).join(",");
   useEffect(() => setItems(products), [storedKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const dirty = items.map((p) => p.id).join(",") !== storedKey;
   const members = new Set(products.map((p) => p.id));
   const candidates = (search.data?.picker ?? initialCandidates).filter((c) => !members.has(c.id));
 
-  const onQuery = (v: string) => {
-    setQuery(v);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => search.load(`/app/collections/${encodeURIComponent(collectionId)}?pq=${encodeURIComponent(v)}`), 300);
-  };
-  useEffect(() => () => clearTimeout(timer.current), []);
   const send = (intent: "add" | "remove", ids: string[]) => change.submit({ intent, products: JSON.stringify(ids.map(toProductGid)) }, { method: "post" });
 
   return (
@@ -314,116 +275,43 @@ function ProductsCard({ collectionId, products, initialCandidates }: { collectio
             </Button>
           </InlineStack>
         </InlineStack>
-        <Result data={order.data} />
-        <Result data={change.data} />
+        <ActionBanner result={order.data} />
+        <ActionBanner result={change.data} />
         {items.length === 0 ? (
           <Text as="p">No products yet: search the catalogue below and add some. A collection needs products before it can be published.</Text>
         ) : (
-          <ol style={{ listStyle: "none", margin: 0, padding: 0 }} aria-label="Products in collection order" data-testid="collection-products">
-            {items.map((p, i) => (
-              <li
-                key={p.id}
-                draggable
-                onDragStart={() => setDragging(i)}
-                onDragOver={(e) => e.preventDefault()}
-                onDrop={(e) => {
-                  e.preventDefault();
-                  if (dragging !== null) setItems((l) => move(l, dragging, i));
-                  setDragging(null);
-                }}
-                onDragEnd={() => setDragging(null)}
-                style={{ borderTop: i ? "1px solid #e3e3e3" : undefined, padding: "8px 0", cursor: "grab", opacity: dragging === i ? 0.5 : 1 }}
-                data-testid="collection-product"
-              >
-                <InlineStack gap="300" blockAlign="center" wrap={false}>
-                  <Text as="span" tone="subdued">
-                    ⠿ {i + 1}.
-                  </Text>
-                  <Thumbnail size="small" source={p.featuredImage?.url || NoImage} alt={p.featuredImage?.altText ?? p.title} />
-                  <Box minWidth="0" width="100%">
-                    <BlockStack gap="050">
-                      <Text as="span" fontWeight="semibold" truncate>
-                        {p.title}
-                      </Text>
-                      <InlineStack gap="100">
-                        <Text as="span" tone="subdued">
-                          {p.vendor} · {p.priceRange.minVariantPrice.amount} {p.priceRange.minVariantPrice.currencyCode} · {GENDER_LABEL[p.target_gender]}
-                        </Text>
-                        {p.status !== "active" ? <Badge tone="attention">{p.status}</Badge> : null}
-                      </InlineStack>
-                    </BlockStack>
-                  </Box>
-                  <InlineStack gap="100" wrap={false}>
-                    <Button size="slim" disabled={i === 0} onClick={() => setItems((l) => move(l, i, i - 1))} accessibilityLabel={`Move ${p.title} up`}>
-                      ↑
-                    </Button>
-                    <Button
-                      size="slim"
-                      disabled={i === items.length - 1}
-                      onClick={() => setItems((l) => move(l, i, i + 1))}
-                      accessibilityLabel={`Move ${p.title} down`}
-                    >
-                      ↓
-                    </Button>
-                    <Button
-                      size="slim"
-                      tone="critical"
-                      variant="plain"
-                      disabled={dirty}
-                      onClick={() => send("remove", [p.id])}
-                      accessibilityLabel={`Remove ${p.title}`}
-                    >
-                      Remove
-                    </Button>
-                  </InlineStack>
-                </InlineStack>
-              </li>
-            ))}
-          </ol>
-        )}
-        <BlockStack gap="200">
-          <TextField
-            label="Add products"
-            autoComplete="off"
-            value={query}
-            onChange={onQuery}
-            placeholder="Search the catalogue by title, type, vendor or tag"
-            clearButton
-            onClearButtonClick={() => onQuery("")}
-            helpText={dirty ? "Save or discard the new order before adding products." : undefined}
+          <SortableList
+            items={items}
+            onChange={setItems}
+            label="Products in collection order"
+            testId="collection-products"
+            itemTestId="collection-product"
+            nameOf={(p) => p.title}
+            renderItem={(p) => (
+              <ProductSummary product={p} details={`${p.vendor} · ${p.priceRange.minVariantPrice.amount} ${p.priceRange.minVariantPrice.currencyCode} · ${GENDER_LABEL[p.target_gender]}`} />
+            )}
+            renderActions={(p) => (
+              <Button size="slim" tone="critical" variant="plain" disabled={dirty} onClick={() => send("remove", [p.id])} accessibilityLabel={`Remove ${p.title}`}>
+                Remove
+              </Button>
+            )}
           />
-          {candidates.length === 0 ? (
-            <Text as="p" tone="subdued">
-              No products to add match.
-            </Text>
-          ) : (
-            <ul style={{ listStyle: "none", margin: 0, padding: 0, maxHeight: 360, overflowY: "auto" }} data-testid="product-picker">
-              {candidates.slice(0, 12).map((c) => (
-                <li key={c.id} style={{ padding: "6px 0" }}>
-                  <InlineStack gap="300" blockAlign="center" wrap={false}>
-                    <Thumbnail size="extraSmall" source={c.featuredImage?.url || NoImage} alt={c.featuredImage?.altText ?? c.title} />
-                    <Box width="100%">
-                      <Text as="span">{c.title}</Text>
-                      <Text as="span" tone="subdued" variant="bodySm">
-                        {" "}
-                        · {c.vendor} · {GENDER_LABEL[c.target_gender]}
-                      </Text>
-                    </Box>
-                    <Button
-                      size="slim"
-                      disabled={dirty}
-                      loading={change.state !== "idle" && change.formData?.get("products") === JSON.stringify([c.id])}
-                      onClick={() => send("add", [c.id])}
-                      accessibilityLabel={`Add ${c.title}`}
-                    >
-                      Add
-                    </Button>
-                  </InlineStack>
-                </li>
-              ))}
-            </ul>
-          )}
-        </BlockStack>
+        )}
+        <ProductCandidates
+          label="Add products"
+          placeholder="Search the catalogue by title, type, vendor or tag"
+          helpText={dirty ? "Save or discard the new order before adding products." : undefined}
+          query={query}
+          candidates={candidates}
+          emptyText="No products to add match."
+          details={(c) => `${c.vendor} · ${GENDER_LABEL[c.target_gender]}`}
+          onAdd={(c) => send("add", [c.id])}
+          addLabel={(c) => `Add ${c.title}`}
+          addDisabled={dirty}
+          isAdding={(c) => change.state !== "idle" && change.formData?.get("products") === JSON.stringify([c.id])}
+          maxHeight={360}
+          testId="product-picker"
+        />
       </BlockStack>
     </Card>
   );

@@ -6,26 +6,9 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation, useOutlet, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Button,
-  Card,
-  FormLayout,
-  IndexTable,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  Pagination,
-  Select,
-  Tabs,
-  Text,
-  TextField,
-} from "@shopify/polaris";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useLoaderData, useNavigation, useOutlet, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Badge, BlockStack, Button, Card, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Select, Text, TextField } from "@shopify/polaris";
+import { useEffect, useState } from "react";
 import { TargetGender } from "~/contract/common";
 import { collectionsEndpoints } from "~/contract/collections";
 import { getAppContext } from "~/context.server";
@@ -33,14 +16,15 @@ import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createCollection, listCollections, orderCollections, setFeatured } from "~/services/collections.server";
 import { BarChart } from "~/components/BarChart";
-import { moveItem as move } from "~/lib/reorder";
+import { listParam, parseListParams, rangeLabel, type ActionResult } from "~/lib/admin-list";
+import { ActionBanner, ActionBannerSection, ListFooter, SortableList, StatusTabs, useListParams, useQueryParam } from "~/components/admin";
 
 const PAGE_SIZE = 20;
 const TABS = [
-  { id: "all", content: "All" },
-  { id: "active", content: "Active" },
-  { id: "draft", content: "Drafts" },
-  { id: "archived", content: "Archived" },
+  { id: "all", label: "All" },
+  { id: "active", label: "Active" },
+  { id: "draft", label: "Drafts" },
+  { id: "archived", label: "Archived" },
 ] as const;
 const STATUS_TONE: Record<string, "success" | "attention" | undefined> = { active: "success", draft: "attention", archived: undefined };
 const GENDER_LABEL: Record<string, string> = { both: "Unisex", menswear: "Menswear", womenswear: "Womenswear" };
@@ -49,10 +33,11 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
   if (params.id) return { list: null, all: [], tab: "all", page: 0, q: "" };
   const ctx = getAppContext();
-  const url = new URL(request.url);
-  const tab = TABS.find((t) => t.id === url.searchParams.get("status"))?.id ?? "all";
-  const q = url.searchParams.get("q")?.trim() ?? "";
-  const page = Math.max(0, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0);
+  const { status: tab, q, page } = parseListParams(new URL(request.url).searchParams, {
+    status: listParam.oneOf(TABS.map((t) => t.id), "all"),
+    q: listParam.text(),
+    page: listParam.page(0),
+  });
   const [list, all] = await Promise.all([
     listCollections(ctx.db, { skip: page * PAGE_SIZE, take: PAGE_SIZE, status: tab, q: q || undefined }, { editor: true }),
     // Every collection, for the reorder dialog.
@@ -67,8 +52,6 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentParams, nextParams, defaultShouldRevalidate }) =>
   currentParams.id !== nextParams.id || defaultShouldRevalidate;
-
-type ActionResult = { ok: true; message: string } | { ok: false; error: string };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -118,34 +101,14 @@ export default function CollectionsRoute() {
 function CollectionsList() {
   const data = useLoaderData<typeof loader>();
   const { list, page, tab } = data;
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { setParam } = useListParams();
   const navigation = useNavigation();
   const [creating, setCreating] = useState(false);
   const [ordering, setOrdering] = useState(false);
-  const [query, setQuery] = useState(data.q);
-  const [notice, setNotice] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-
-  const setParam = useCallback(
-    (key: string, value: string) => {
-      const next = new URLSearchParams(searchParams);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      if (key !== "page") next.delete("page");
-      setSearchParams(next, { replace: true });
-    },
-    [searchParams, setSearchParams]
-  );
-  const onQuery = (v: string) => {
-    setQuery(v);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setParam("q", v.trim()), 300);
-  };
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const query = useQueryParam(data.q, setParam);
+  const [notice, setNotice] = useState<ActionResult | null>(null);
 
   if (!list) return null;
-  const from = list.total === 0 ? 0 : page * PAGE_SIZE + 1;
-  const to = Math.min(list.total, (page + 1) * PAGE_SIZE);
 
   return (
     <Page
@@ -155,30 +118,20 @@ function CollectionsList() {
       secondaryActions={[{ content: "Reorder collections", onAction: () => setOrdering(true) }]}
     >
       <Layout>
-        {notice ? (
-          <Layout.Section>
-            <Banner tone="success" onDismiss={() => setNotice(null)}>
-              {notice}
-            </Banner>
-          </Layout.Section>
-        ) : null}
+        <ActionBannerSection result={notice} onDismiss={() => setNotice(null)} />
         <Layout.Section>
           <Card padding="0">
-            <Tabs
-              tabs={TABS.map(({ id, content }) => ({ id, content }))}
-              selected={TABS.findIndex((t) => t.id === tab)}
-              onSelect={(i) => setParam("status", i === 0 ? "" : TABS[i].id)}
-            />
+            <StatusTabs tabs={TABS} selected={tab} onSelect={(id) => setParam("status", id === "all" ? "" : id)} />
             <div style={{ padding: "12px 16px" }}>
               <TextField
                 label="Search collections"
                 labelHidden
                 autoComplete="off"
                 placeholder="Search by title or handle"
-                value={query}
-                onChange={onQuery}
+                value={query.value}
+                onChange={query.onChange}
                 clearButton
-                onClearButtonClick={() => onQuery("")}
+                onClearButtonClick={() => query.onChange("")}
                 loading={navigation.state === "loading"}
               />
             </div>
@@ -230,17 +183,13 @@ function CollectionsList() {
                 </IndexTable.Row>
               ))}
             </IndexTable>
-            <div style={{ padding: "12px 16px", display: "flex", justifyContent: "space-between", alignItems: "center" }}>
-              <Text as="span" tone="subdued">
-                {from}–{to} of {list.total}
-              </Text>
-              <Pagination
-                hasPrevious={page > 0}
-                onPrevious={() => setParam("page", String(page - 1))}
-                hasNext={to < list.total}
-                onNext={() => setParam("page", String(page + 1))}
-              />
-            </div>
+            <ListFooter
+              summary={rangeLabel(page * PAGE_SIZE, PAGE_SIZE, list.total)}
+              page={page + 1}
+              pageCount={Math.ceil(list.total / PAGE_SIZE)}
+              onPage={(p) => setParam("page", String(p - 1))}
+              showPageLabel={false}
+            />
           </Card>
         </Layout.Section>
         {list.collections.length > 0 ? (
@@ -261,9 +210,9 @@ function CollectionsList() {
         <OrderModal
           items={data.all}
           onClose={() => setOrdering(false)}
-          onDone={(m) => {
+          onDone={(r) => {
             setOrdering(false);
-            setNotice(m);
+            setNotice(r);
           }}
         />
       ) : null}
@@ -314,7 +263,7 @@ function CreateModal({ onClose }: { onClose: () => void }) {
     >
       <Modal.Section>
         <BlockStack gap="300">
-          {result && !result.ok ? <Banner tone="critical">{result.error}</Banner> : null}
+          <ActionBanner result={result} errorsOnly />
           <FormLayout>
             <TextField label="Title" autoComplete="off" value={form.title} onChange={(title) => setForm({ ...form, title })} />
             <TextField
@@ -341,13 +290,12 @@ function CreateModal({ onClose }: { onClose: () => void }) {
 }
 
 
-function OrderModal({ items: initial, onClose, onDone }: { items: Data["all"]; onClose: () => void; onDone: (m: string) => void }) {
+function OrderModal({ items: initial, onClose, onDone }: { items: Data["all"]; onClose: () => void; onDone: (r: ActionResult) => void }) {
   const fetcher = useFetcher<typeof action>();
   const [items, setItems] = useState(initial);
-  const [dragging, setDragging] = useState<number | null>(null);
   const result = fetcher.data as ActionResult | undefined;
   useEffect(() => {
-    if (result?.ok) onDone(result.message);
+    if (result?.ok) onDone(result);
   }, [result, onDone]);
   return (
     <Modal
@@ -363,51 +311,24 @@ function OrderModal({ items: initial, onClose, onDone }: { items: Data["all"]; o
     >
       <Modal.Section>
         <BlockStack gap="200">
-          {result && !result.ok ? <Banner tone="critical">{result.error}</Banner> : null}
+          <ActionBanner result={result} errorsOnly />
           <Text as="p" tone="subdued">
             Shoppers see active collections in this order. Drag a row, or use the move buttons.
           </Text>
-          <ol style={{ listStyle: "none", margin: 0, padding: 0 }} aria-label="Collections in order">
-            {items.map((c, i) => (
-              <li
-                key={c.id}
-                draggable
-                onDragStart={() => setDragging(i)}
-                onDragOver={(e) => e.preventDefault()}
-                onDrop={(e) => {
-                  e.preventDefault();
-                  if (dragging !== null) setItems((l) => move(l, dragging, i));
-                  setDragging(null);
-                }}
-                onDragEnd={() => setDragging(null)}
-                style={{ borderTop: i ? "1px solid #e3e3e3" : undefined, padding: "6px 0", cursor: "grab", opacity: dragging === i ? 0.5 : 1 }}
-                data-testid="order-item"
-              >
-                <InlineStack gap="200" blockAlign="center" align="space-between" wrap={false}>
-                  <InlineStack gap="200" blockAlign="center">
-                    <Text as="span" tone="subdued">
-                      ⠿ {i + 1}.
-                    </Text>
-                    <Text as="span">{c.title}</Text>
-                    <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>
-                  </InlineStack>
-                  <InlineStack gap="100" wrap={false}>
-                    <Button size="slim" disabled={i === 0} onClick={() => setItems((l) => move(l, i, i - 1))} accessibilityLabel={`Move ${c.title} up`}>
-                      ↑
-                    </Button>
-                    <Button
-                      size="slim"
-                      disabled={i === items.length - 1}
-                      onClick={() => setItems((l) => move(l, i, i + 1))}
-                      accessibilityLabel={`Move ${c.title} down`}
-                    >
-                      ↓
-                    </Button>
-                  </InlineStack>
-                </InlineStack>
-              </li>
-            ))}
-          </ol>
+          <SortableList
+            items={items}
+            onChange={setItems}
+            label="Collections in order"
+            itemTestId="order-item"
+            compact
+            nameOf={(c) => c.title}
+            renderItem={(c) => (
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="span">{c.title}</Text>
+                <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>
+              </InlineStack>
+            )}
+          />
         </BlockStack>
       </Modal.Section>
     </Modal>

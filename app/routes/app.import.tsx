@@ -7,28 +7,8 @@
  * /api/shopify/admin/products endpoints.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  ChoiceList,
-  Filters,
-  FormLayout,
-  IndexTable,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  Pagination,
-  Select,
-  Tabs,
-  Text,
-  TextField,
-} from "@shopify/polaris";
+import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, BlockStack, Box, Button, Card, ChoiceList, Filters, FormLayout, IndexTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { taobaoImportEndpoints, ImportJobStatusSchema, type ImportJobStatus } from "~/contract/taobao-import";
 import { getAppContext } from "~/context.server";
@@ -37,20 +17,21 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { importErrorGroups, importStoreOptions, retryAllImports, retryImportJob, retryImportPage, retryImportsByMessage, searchImportJobs, submitImport, type JobViewRow } from "~/services/taobao-import/jobs.server";
 import { BarChart } from "~/components/BarChart";
 import { ImportJobProgress as JobProgress, IMPORT_STEP_LABEL as STEP_LABEL } from "~/components/ImportJobProgress";
+import { listParam, parseListParams, rangeLabel, type ActionResult } from "~/lib/admin-list";
+import { ActionBannerSection, ConfirmModal, ListFooter, StatusTabs, useFetcherResult, useListParams, useQueryParam } from "~/components/admin";
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 20;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 function filtersOf(url: URL) {
-  const status = ImportJobStatusSchema.safeParse(url.searchParams.get("status"));
-  return {
-    status: status.success ? status.data : undefined,
-    text: url.searchParams.get("q")?.trim() || undefined,
-    store_id: url.searchParams.get("store") || undefined,
-    page: Math.max(1, Number(url.searchParams.get("page")) || 1),
-    limit: PAGE_SIZE,
-  };
+  const f = parseListParams(url.searchParams, {
+    status: listParam.optional(ImportJobStatusSchema),
+    q: listParam.text(),
+    store: listParam.text(),
+    page: listParam.page(),
+  });
+  return { status: f.status, text: f.q || undefined, store_id: f.store || undefined, page: f.page, limit: PAGE_SIZE };
 }
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -99,7 +80,6 @@ function toRow(j: JobViewRow) {
   };
 }
 
-type ActionResult = { ok: true; message: string } | { ok: false; error: string };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "catalog.import");
@@ -117,6 +97,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
       const r = await submitImport(ctx, parsed.data);
       const queued = r.jobs.filter((j) => j.status === "queued").length;
       const failed = r.jobs.length - queued;
+      // Nothing queued is a failure to the admin, whatever the refused jobs left in the table.
+      if (!queued) return { ok: false, error: `No item was queued: ${[...new Set(r.jobs.map((j) => j.error_message ?? "refused"))].join("; ")}.` };
       const parts = [`${queued} ${queued === 1 ? "item" : "items"} queued for import`];
       if (r.shop) parts.push(`from page ${r.shop.page} of ${r.shop.page_count} of ${r.shop.shop_name}`);
       if (failed) parts.push(`${failed} refused (see the table)`);
@@ -141,7 +123,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     if (intent === "retry-message") {
       const parsed = taobaoImportEndpoints.taobaoImportRetryByMessage.body.safeParse({ message: s("message") ?? "" });
       if (!parsed.success) return { ok: false, error: "Choose an error message" };
-      const r = await retryImportsByMessage(ctx, parsed.data.message);
+      // The group's count is of the filtered store: its Retry must not reach other stores' jobs.
+      const r = await retryImportsByMessage(ctx, parsed.data.message, { store_id: s("store_id") });
       return { ok: true, message: `${r.retried} ${r.retried === 1 ? "job" : "jobs"} with this error queued again.` };
     }
     return { ok: false, error: "Unknown action" };
@@ -169,15 +152,14 @@ export default function ImportPage() {
   const page = useLoaderData<typeof loader>()!;
   const poll = useFetcher<typeof loader>({ key: "import-poll" });
   const navigation = useNavigation();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { searchParams, setParam, reset } = useListParams();
   // The newest answer wins: the page's own (after an action or a filter change) or the poll's.
   const polled = poll.data && poll.data.now > page.now && poll.data.filters.q === page.filters.q && poll.data.filters.status === page.filters.status && poll.data.filters.store === page.filters.store ? poll.data : null;
   const data: Data = polled ? { ...polled, stores: page.stores } : page;
   const active = data.list.jobs.some(isActive) || data.list.counts.queued + data.list.counts.running > 0;
   const [notice, setNotice] = useState<ActionResult | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
-  const [query, setQuery] = useState(page.filters.q);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const query = useQueryParam(page.filters.q, setParam);
   const bulk = useFetcher<typeof action>({ key: "import-bulk" });
 
   const pollRef = useRef(poll);
@@ -193,30 +175,10 @@ export default function ImportPage() {
     }, POLL_MS);
     return () => clearInterval(t);
   }, [active, searchParams]);
-  useEffect(() => {
-    if (bulk.data) setNotice(bulk.data);
-  }, [bulk.data]);
+  useFetcherResult(bulk, setNotice, { whenIdle: false });
   const onResult = useCallback((r: ActionResult) => setNotice(r), []);
 
-  const setParam = useCallback(
-    (key: string, value: string) => {
-      const next = new URLSearchParams(searchParams);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      if (key !== "page") next.delete("page");
-      setSearchParams(next, { replace: true });
-    },
-    [searchParams, setSearchParams],
-  );
-  const onQuery = (v: string) => {
-    setQuery(v);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setParam("q", v.trim()), 300);
-  };
-  useEffect(() => () => clearTimeout(timer.current), []);
-
   const { list, errors } = data;
-  const tabIndex = Math.max(0, STATUS_TABS.findIndex((t) => t.id === (data.filters.status ?? "all")));
   const countOf = (id: ImportJobStatus | "all") => (id === "all" ? list.counts.queued + list.counts.running + list.counts.completed + list.counts.failed : list.counts[id]);
   const failedOnPage = list.jobs.filter((j) => j.status === "failed").length;
   const storeName = (id: string) => page.stores.find((s) => s.id === id)?.name ?? id;
@@ -229,13 +191,7 @@ export default function ImportPage() {
       secondaryActions={[{ content: "Retry failed on this page", disabled: failedOnPage === 0, onAction: () => bulk.submit({ intent: "retry-page" }, { method: "post", action: `/app/import?${searchParams}` }) }]}
     >
       <Layout>
-        {notice ? (
-          <Layout.Section>
-            <Banner tone={notice.ok ? "success" : "critical"} onDismiss={() => setNotice(null)}>
-              <span data-testid="import-notice">{notice.ok ? notice.message : notice.error}</span>
-            </Banner>
-          </Layout.Section>
-        ) : null}
+        <ActionBannerSection result={notice} testId="import-notice" onDismiss={() => setNotice(null)} />
         <Layout.Section>
           <ImportForm stores={page.stores} onResult={onResult} />
         </Layout.Section>
@@ -254,7 +210,7 @@ export default function ImportPage() {
                 </InlineStack>
                 <BlockStack gap="200">
                   {errors.groups.map((g) => (
-                    <ErrorGroup key={g.message} group={g} onResult={onResult} />
+                    <ErrorGroup key={g.message} group={g} storeId={data.filters.store} onResult={onResult} />
                   ))}
                 </BlockStack>
                 {errors.groups.length > 1 ? (
@@ -268,19 +224,20 @@ export default function ImportPage() {
         ) : null}
         <Layout.Section>
           <Card padding="0">
-            <Tabs
-              tabs={STATUS_TABS.map((t) => ({ id: `import-tab-${t.id}`, content: `${t.label} (${countOf(t.id)})`, accessibilityLabel: t.label }))}
-              selected={tabIndex}
-              onSelect={(i) => setParam("status", STATUS_TABS[i].id === "all" ? "" : STATUS_TABS[i].id)}
+            <StatusTabs
+              tabs={STATUS_TABS}
+              selected={data.filters.status ?? "all"}
+              count={countOf}
+              idPrefix="import-tab-"
+              accessibilityLabel={(t) => t.label}
+              onSelect={(id) => setParam("status", id === "all" ? "" : id)}
             />
             <Filters
-              queryValue={query}
+              {...query.filterProps}
               queryPlaceholder="Search by Taobao id, store, product title or error"
-              onQueryChange={onQuery}
-              onQueryClear={() => onQuery("")}
               onClearAll={() => {
-                setQuery("");
-                setSearchParams({}, { replace: true });
+                query.setValue("");
+                reset();
               }}
               filters={[
                 {
@@ -360,21 +317,12 @@ export default function ImportPage() {
                 </IndexTable.Row>
               ))}
             </IndexTable>
-            <div style={{ padding: "12px 16px", borderTop: "1px solid var(--p-color-border-secondary)" }}>
-              <InlineStack align="space-between" blockAlign="center">
-                <Text as="span" tone="subdued">
-                  {list.total ? `${(list.page - 1) * list.limit + 1}–${Math.min(list.total, list.page * list.limit)} of ${list.total.toLocaleString("en")}` : "0 jobs"}
-                  {active ? " · updating every second" : ""}
-                </Text>
-                <Pagination
-                  hasPrevious={list.page > 1}
-                  onPrevious={() => setParam("page", String(list.page - 1))}
-                  hasNext={list.page < list.pageCount}
-                  onNext={() => setParam("page", String(list.page + 1))}
-                  label={`Page ${list.page} of ${list.pageCount}`}
-                />
-              </InlineStack>
-            </div>
+            <ListFooter
+              summary={`${rangeLabel((list.page - 1) * list.limit, list.limit, list.total, "0 jobs")}${active ? " · updating every second" : ""}`}
+              page={list.page}
+              pageCount={list.pageCount}
+              onPage={(p) => setParam("page", String(p))}
+            />
           </Card>
         </Layout.Section>
         <Layout.Section>
@@ -390,28 +338,25 @@ export default function ImportPage() {
           </Card>
         </Layout.Section>
       </Layout>
-      <Modal
+      <ConfirmModal
         open={confirmAll}
-        onClose={() => setConfirmAll(false)}
         title="Retry every failed import?"
-        primaryAction={{
-          content: "Retry all failed",
-          loading: bulk.state !== "idle",
-          onAction: () => {
-            bulk.submit({ intent: "retry-all", ...(data.filters.store ? { store_id: data.filters.store } : {}) }, { method: "post" });
-            setConfirmAll(false);
-          },
+        confirmLabel="Retry all failed"
+        destructive={false}
+        loading={bulk.state !== "idle"}
+        onConfirm={() => {
+          bulk.submit({ intent: "retry-all", ...(data.filters.store ? { store_id: data.filters.store } : {}) }, { method: "post" });
+          setConfirmAll(false);
         }}
-        secondaryActions={[{ content: "Cancel", onAction: () => setConfirmAll(false) }]}
+        onClose={() => setConfirmAll(false)}
       >
-        <Modal.Section>
-          <Text as="p">
-            {list.counts.failed} failed {list.counts.failed === 1 ? "job" : "jobs"}
-            {data.filters.store ? ` of ${storeName(data.filters.store)}` : ""} will run again from the start. Jobs that failed on bad input (an unknown item, no SKUs, broken images) fail again
-            with the same error.
-          </Text>
-        </Modal.Section>
-      </Modal>
+        <Text as="p">
+          {/* Retry all honours the store filter only (as the error groups do), not the search text the list counts follow. */}
+          {errors.total} failed {errors.total === 1 ? "job" : "jobs"}
+          {data.filters.store ? ` of ${storeName(data.filters.store)}` : ""} will run again from the start. Jobs that failed on bad input (an unknown item, no SKUs, broken images) fail again
+          with the same error.
+        </Text>
+      </ConfirmModal>
     </Page>
   );
 }
@@ -421,11 +366,14 @@ function ImportForm({ stores, onResult }: { stores: { id: string; name: string }
   const [ids, setIds] = useState("");
   const [store, setStore] = useState(stores[0]?.id ?? "");
   const [pageNo, setPageNo] = useState("");
-  useEffect(() => {
-    if (!fetcher.data) return;
-    onResult(fetcher.data);
-    if (fetcher.data.ok) setIds("");
-  }, [fetcher.data, onResult]);
+  useFetcherResult(
+    fetcher,
+    (r) => {
+      onResult(r);
+      if (r.ok) setIds("");
+    },
+    { whenIdle: false },
+  );
   const isShop = /shop/i.test(ids);
   return (
     <Card>
@@ -462,9 +410,7 @@ function ImportForm({ stores, onResult }: { stores: { id: string; name: string }
 
 function RetryButton({ job, onResult }: { job: Row; onResult: (r: ActionResult) => void }) {
   const fetcher = useFetcher<typeof action>({ key: `import-retry:${job.id}` });
-  useEffect(() => {
-    if (fetcher.data) onResult(fetcher.data);
-  }, [fetcher.data, onResult]);
+  useFetcherResult(fetcher, onResult, { whenIdle: false });
   return (
     <Button size="slim" loading={fetcher.state !== "idle"} accessibilityLabel={`Retry ${job.taobaoId}`} onClick={() => fetcher.submit({ intent: "retry", jobId: job.id }, { method: "post", action: "/app/import" })}>
       Retry
@@ -472,11 +418,9 @@ function RetryButton({ job, onResult }: { job: Row; onResult: (r: ActionResult) 
   );
 }
 
-function ErrorGroup({ group, onResult }: { group: Data["errors"]["groups"][number]; onResult: (r: ActionResult) => void }) {
+function ErrorGroup({ group, storeId, onResult }: { group: Data["errors"]["groups"][number]; storeId: string; onResult: (r: ActionResult) => void }) {
   const fetcher = useFetcher<typeof action>({ key: `import-retry-message:${group.message}` });
-  useEffect(() => {
-    if (fetcher.data) onResult(fetcher.data);
-  }, [fetcher.data, onResult]);
+  useFetcherResult(fetcher, onResult, { whenIdle: false });
   return (
     <div data-testid="import-error-group">
       <InlineStack align="space-between" blockAlign="center" gap="300" wrap={false}>
@@ -489,7 +433,7 @@ function ErrorGroup({ group, onResult }: { group: Data["errors"]["groups"][numbe
             </Text>
           </BlockStack>
         </InlineStack>
-        <Button size="slim" loading={fetcher.state !== "idle"} accessibilityLabel={`Retry ${group.count} with “${group.message}”`} onClick={() => fetcher.submit({ intent: "retry-message", message: group.message }, { method: "post", action: "/app/import" })}>
+        <Button size="slim" loading={fetcher.state !== "idle"} accessibilityLabel={`Retry ${group.count} with “${group.message}”`} onClick={() => fetcher.submit({ intent: "retry-message", message: group.message, ...(storeId ? { store_id: storeId } : {}) }, { method: "post", action: "/app/import" })}>
           {`Retry ${group.count}`}
         </Button>
       </InlineStack>

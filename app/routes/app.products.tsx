@@ -5,9 +5,10 @@
  * Same services as /api/products and /api/shopify/companion.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation, useOutlet, useSearchParams } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Card, ChoiceList, Filters, IndexTable, InlineStack, Layout, Page, Pagination, ProgressBar, Select, Text, Thumbnail } from "@shopify/polaris";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Card, ChoiceList, Filters, IndexTable, InlineStack, Layout, Page, ProgressBar, Select, Text, Thumbnail } from "@shopify/polaris";
+import { useEffect, useState } from "react";
+import { z } from "zod";
 import { TargetGender } from "~/contract/common";
 import { CompanionStatusSchema } from "~/contract/companion";
 import { getAppContext } from "~/context.server";
@@ -16,6 +17,8 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { adminListProducts, adminProductFilterOptions, enqueueInventorySync, getInventoryJob, type AdminProductSort } from "~/services/catalog.server";
 import { companionStatusCounts } from "~/services/companion.server";
 import { BarChart } from "~/components/BarChart";
+import { listParam, parseListParams, rangeLabel } from "~/lib/admin-list";
+import { ActionBannerSection, ListFooter, useListParams, useQueryParam } from "~/components/admin";
 
 const PAGE_SIZE = 25;
 // Kept here (not imported from the .server service) because the page renders them too.
@@ -36,8 +39,6 @@ const SORT_LABEL: Record<AdminProductSort, string> = {
 const productStatusTone = (s: string) => (s === "active" ? "success" : s === "draft" ? "info" : undefined);
 const companionTone = (s: string) => (s === "active" ? "success" : s === "pending_review" ? "attention" : s === "draft" ? "info" : undefined);
 
-const pick = <T extends string>(allowed: readonly T[], v: string | null): T | undefined => (v && (allowed as readonly string[]).includes(v) ? (v as T) : undefined);
-
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
@@ -47,16 +48,16 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   if (jobId) return { list: null, job: await getInventoryJob(ctx.db, jobId).catch(() => null) };
   // The detail page renders instead of the list: no list to load.
   if (params.id) return { list: null, job: null };
-  const filters = {
-    q: url.searchParams.get("q")?.trim() ?? "",
-    status: pick(STATUSES, url.searchParams.get("status")),
-    companion: pick([...CompanionStatusSchema.options, "none"] as const, url.searchParams.get("companion")),
-    gender: pick(TargetGender.options, url.searchParams.get("gender")),
-    vendor: url.searchParams.get("vendor") ?? "",
-    store: url.searchParams.get("store") ?? "",
-    sort: pick(ADMIN_PRODUCT_SORTS, url.searchParams.get("sort")) ?? "newest",
-    page: Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1),
-  };
+  const filters = parseListParams(url.searchParams, {
+    q: listParam.text(),
+    status: listParam.optional(z.enum(STATUSES)),
+    companion: listParam.optional(z.enum([...CompanionStatusSchema.options, "none"])),
+    gender: listParam.optional(TargetGender),
+    vendor: listParam.text(),
+    store: listParam.text(),
+    sort: listParam.oneOf(ADMIN_PRODUCT_SORTS, "newest"),
+    page: listParam.page(),
+  });
   const [list, options, counts] = await Promise.all([
     adminListProducts(ctx.db, {
       query: filters.q || undefined,
@@ -139,38 +140,18 @@ function InventoryJob({ jobId, message, onDone }: { jobId: string; message: stri
 
 function ProductsList() {
   const data = useLoaderData<typeof loader>();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { setParam, reset } = useListParams();
   const navigation = useNavigation();
   const inventory = useFetcher<typeof action>();
-  const [query, setQuery] = useState("filters" in data && data.filters ? data.filters.q : "");
+  const query = useQueryParam("filters" in data && data.filters ? data.filters.q : "", setParam);
   const [job, setJob] = useState<{ id: string; message: string } | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
 
   useEffect(() => {
     if (inventory.data?.ok && inventory.data.jobId) setJob({ id: inventory.data.jobId, message: inventory.data.message });
   }, [inventory.data]);
 
-  const setParam = useCallback(
-    (key: string, value: string) => {
-      const next = new URLSearchParams(searchParams);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      if (key !== "page") next.delete("page");
-      setSearchParams(next, { replace: true });
-    },
-    [searchParams, setSearchParams],
-  );
-  const onQuery = (v: string) => {
-    setQuery(v);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setParam("q", v.trim()), 300);
-  };
-  useEffect(() => () => clearTimeout(timer.current), []);
-
   if (!("filters" in data) || !data.list || !data.filters) return null;
   const { list, options, counts, filters } = data;
-  const from = list.total === 0 ? 0 : (list.page - 1) * list.pageSize + 1;
-  const to = Math.min(list.total, list.page * list.pageSize);
   const startInventory = (intent: string) => inventory.submit({ intent }, { method: "post" });
 
   const choice = (key: string, title: string, choices: { label: string; value: string }[], selected: string | undefined) => ({
@@ -195,11 +176,7 @@ function ProductsList() {
       secondaryActions={[{ content: "Update out-of-stock inventories", onAction: () => startInventory("inventory-out-of-stock") }]}
     >
       <Layout>
-        {inventory.data && !inventory.data.ok ? (
-          <Layout.Section>
-            <Banner tone="critical">{inventory.data.error}</Banner>
-          </Layout.Section>
-        ) : null}
+        <ActionBannerSection result={inventory.data} errorsOnly />
         {job ? (
           <Layout.Section>
             <InventoryJob key={job.id} jobId={job.id} message={job.message} onDone={() => setJob(null)} />
@@ -208,13 +185,11 @@ function ProductsList() {
         <Layout.Section>
           <Card padding="0">
             <Filters
-              queryValue={query}
+              {...query.filterProps}
               queryPlaceholder="Search by title, handle, type, vendor, tag, product id or Taobao id"
-              onQueryChange={onQuery}
-              onQueryClear={() => onQuery("")}
               onClearAll={() => {
-                setQuery("");
-                setSearchParams({}, { replace: true });
+                query.setValue("");
+                reset();
               }}
               filters={[
                 choice("status", "Product status", STATUSES.map((s) => ({ label: s[0].toUpperCase() + s.slice(1), value: s })), filters.status),
@@ -309,20 +284,12 @@ function ProductsList() {
                 </IndexTable.Row>
               ))}
             </IndexTable>
-            <div style={{ padding: "12px 16px", borderTop: "1px solid var(--p-color-border-secondary)" }}>
-              <InlineStack align="space-between" blockAlign="center">
-                <Text as="span" tone="subdued">
-                  {list.total ? `${from}–${to} of ${list.total.toLocaleString("en")}` : "0 products"}
-                </Text>
-                <Pagination
-                  hasPrevious={list.page > 1}
-                  onPrevious={() => setParam("page", String(list.page - 1))}
-                  hasNext={list.page < list.pages}
-                  onNext={() => setParam("page", String(list.page + 1))}
-                  label={`Page ${list.page} of ${list.pages}`}
-                />
-              </InlineStack>
-            </div>
+            <ListFooter
+              summary={rangeLabel((list.page - 1) * list.pageSize, list.pageSize, list.total, "0 products")}
+              page={list.page}
+              pageCount={list.pages}
+              onPage={(p) => setParam("page", String(p))}
+            />
           </Card>
         </Layout.Section>
         <Layout.Section>

@@ -5,32 +5,18 @@
  * approve or reject them together; delete asks for confirmation. Same services and zod schemas as
  * /api/proposed-image-edits (approval writes the image to the product through the commerce port).
  */
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  IndexTable,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  Pagination,
-  Tabs,
-  Text,
-  useIndexResourceState,
-} from "@shopify/polaris";
+import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Box, Button, Card, IndexTable, InlineStack, Layout, Modal, Page, Text } from "@shopify/polaris";
 import { z } from "zod";
 import { IdParams } from "~/contract/common";
 import { ImageEditStatusSchema, type ProposedImageEdit } from "~/contract/proposed-image-edits";
 import { getAppContext } from "~/context.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
+import { bulkOutcome, listParam, parseListParams, type BulkFailure } from "~/lib/admin-list";
+import { ActionBannerSection, BeforeAfter, ConfirmModal, ListFooter, StatusTabs, useBulkSelection, useFetcherResult, useListParams, useRowAction } from "~/components/admin";
 import { approveImageEdit, bulkReviewImageEdits, deleteImageEdit, listImageEdits, rejectImageEdit } from "~/services/proposed-image-edits.server";
 
 const PAGE_SIZE = 20;
@@ -40,7 +26,6 @@ const TABS = [
   { id: "rejected", label: "Rejected" },
   { id: "all", label: "All" },
 ] as const;
-type TabId = (typeof TABS)[number]["id"];
 const STATUS_LABEL = { pending: "Pending", approved: "Approved", rejected: "Rejected" } as const;
 const statusTone = (s: string) => (s === "approved" ? "success" : s === "rejected" ? "critical" : "attention");
 const BulkBody = z.object({
@@ -51,10 +36,11 @@ const BulkBody = z.object({
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await requireAdmin(request, "media.manage");
   const ctx = getAppContext();
-  const sp = new URL(request.url).searchParams;
-  const tab = (TABS.find((t) => t.id === sp.get("status"))?.id ?? "pending") as TabId;
-  const product = (sp.get("product") ?? "").trim().slice(0, 200);
-  const page = Math.max(1, Number.parseInt(sp.get("page") ?? "1", 10) || 1);
+  const { status: tab, product, page } = parseListParams(new URL(request.url).searchParams, {
+    status: listParam.oneOf(TABS.map((t) => t.id), "pending"),
+    product: listParam.text(200),
+    page: listParam.page(),
+  });
   const list = await listImageEdits(ctx.db, {
     status: tab === "all" ? undefined : ImageEditStatusSchema.parse(tab),
     product_id: product || undefined,
@@ -64,7 +50,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return { tab, product, list };
 };
 
-type ActionResult = { ok: true; message: string; failures?: { id: string; message: string }[] } | { ok: false; error: string };
+type ActionResult = { ok: true; message: string; failures?: BulkFailure[] } | { ok: false; error: string };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   const { user } = await requireAdmin(request, "media.manage");
@@ -76,9 +62,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
       const parsed = BulkBody.safeParse({ action: intent === "bulk-approve" ? "approve" : "reject", ids: form.getAll("ids") });
       if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Select edits first" };
       const r = await bulkReviewImageEdits(ctx, parsed.data.action, parsed.data.ids, user.id);
-      const verb = parsed.data.action === "approve" ? "approved" : "rejected";
-      const failures = r.results.filter((x) => !x.ok).map((x) => ({ id: x.id, message: x.error?.message ?? "Failed" }));
-      return { ok: true, message: `${r.succeeded} ${r.succeeded === 1 ? "edit" : "edits"} ${verb}${r.failed ? `; ${r.failed} failed` : ""}.`, failures };
+      return bulkOutcome(r, parsed.data.action === "approve" ? "approved" : "rejected", ["edit", "edits"]);
     }
     const id = IdParams.safeParse({ id: form.get("id") });
     if (!id.success) return { ok: false, error: "Which edit?" };
@@ -104,88 +88,28 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
 
 const shortDate = (iso: string) => new Date(iso).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
 
-function ImageBox({ url, label, size = 96 }: { url: string | null; label: string; size?: number }) {
-  return (
-    <BlockStack gap="100" inlineAlign="center">
-      <div style={{ width: size, height: size, borderRadius: 8, overflow: "hidden", background: "var(--p-color-bg-surface-secondary)", display: "flex", alignItems: "center", justifyContent: "center" }}>
-        {url ? (
-          <img src={url} alt={label} style={{ width: "100%", height: "100%", objectFit: "contain" }} loading="lazy" />
-        ) : (
-          <Text as="span" tone="subdued" variant="bodySm">
-            No image
-          </Text>
-        )}
-      </div>
-      <Text as="span" tone="subdued" variant="bodySm">
-        {label}
-      </Text>
-    </BlockStack>
-  );
-}
-
-function BeforeAfter({ before, after, size, beforeLabel = "Before", afterLabel = "After" }: { before: string | null; after: string | null; size?: number; beforeLabel?: string; afterLabel?: string }) {
-  return (
-    <InlineStack gap="200" blockAlign="center" wrap={false}>
-      <ImageBox url={before} label={beforeLabel} size={size} />
-      <Text as="span" tone="subdued">
-        →
-      </Text>
-      <ImageBox url={after} label={afterLabel} size={size} />
-    </InlineStack>
-  );
-}
-
 const operationLabel = (op: string) => op.replace(/-/g, " ");
 
 export default function ProposedEdits() {
   const { tab, product, list } = useLoaderData<typeof loader>();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { setParam } = useListParams();
   const navigation = useNavigation();
-  const rowAction = useFetcher<typeof action>();
+  const row = useRowAction<typeof action>();
   const bulk = useFetcher<typeof action>();
   const [comparing, setComparing] = useState<ProposedImageEdit | null>(null);
   const [deleting, setDeleting] = useState<ProposedImageEdit | null>(null);
 
   const edits = list.items;
-  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(edits);
-
-  const setParam = useCallback(
-    (key: string, value: string) => {
-      const next = new URLSearchParams(searchParams);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      if (key !== "page") next.delete("page");
-      setSearchParams(next, { replace: true });
-    },
-    [searchParams, setSearchParams],
-  );
-  useEffect(() => {
-    if (bulk.state === "idle" && bulk.data?.ok) clearSelection();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [bulk.state, bulk.data]);
-  useEffect(() => {
-    if (rowAction.state === "idle" && rowAction.data?.ok) setDeleting(null);
-  }, [rowAction.state, rowAction.data]);
-
-  const selectedIds = allResourcesSelected ? edits.map((e) => e.id) : selectedResources;
-  const submitBulk = (intent: "bulk-approve" | "bulk-reject") => {
-    const fd = new FormData();
-    fd.set("intent", intent);
-    for (const id of selectedIds) fd.append("ids", id);
-    bulk.submit(fd, { method: "post" });
-  };
-  const busyId = rowAction.state !== "idle" ? String(rowAction.formData?.get("id") ?? "") : null;
-  const busyIntent = rowAction.state !== "idle" ? String(rowAction.formData?.get("intent") ?? "") : null;
-  const act = (intent: "approve" | "reject" | "delete", id: string) => rowAction.submit({ intent, id }, { method: "post" });
+  const selection = useBulkSelection(edits, bulk);
+  const { selectedIds } = selection;
+  const { act, isBusy } = row;
   // The banner shows whichever answered last: a row action or a bulk action.
   const [result, setResult] = useState<ActionResult | undefined>(undefined);
-  useEffect(() => {
-    if (bulk.state === "idle" && bulk.data) setResult(bulk.data);
-  }, [bulk.state, bulk.data]);
-  useEffect(() => {
-    if (rowAction.state === "idle" && rowAction.data) setResult(rowAction.data);
-  }, [rowAction.state, rowAction.data]);
-  const tabIndex = TABS.findIndex((t) => t.id === tab);
+  useFetcherResult(bulk, setResult);
+  useFetcherResult(row.fetcher, (r) => {
+    setResult(r);
+    if (r.ok) setDeleting(null);
+  });
   const titleOf = (id: string) => edits.find((e) => e.id === id)?.product.title ?? id;
 
   const rows = edits.map((e, i) => (
@@ -230,10 +154,10 @@ export default function ProposedEdits() {
             </Button>
             {e.status === "pending" ? (
               <>
-                <Button size="slim" variant="primary" onClick={() => act("approve", e.id)} loading={busyId === e.id && busyIntent === "approve"} accessibilityLabel={`Approve ${e.product.title}`}>
+                <Button size="slim" variant="primary" onClick={() => act("approve", e.id)} loading={isBusy("approve", e.id)} accessibilityLabel={`Approve ${e.product.title}`}>
                   Approve
                 </Button>
-                <Button size="slim" onClick={() => act("reject", e.id)} loading={busyId === e.id && busyIntent === "reject"} accessibilityLabel={`Reject ${e.product.title}`}>
+                <Button size="slim" onClick={() => act("reject", e.id)} loading={isBusy("reject", e.id)} accessibilityLabel={`Reject ${e.product.title}`}>
                   Reject
                 </Button>
               </>
@@ -254,25 +178,7 @@ export default function ProposedEdits() {
       secondaryActions={[{ content: "AI image tools", url: "/app/ai-tools" }]}
     >
       <Layout>
-        {result ? (
-          <Layout.Section>
-            {result.ok ? (
-              <Banner tone={result.failures?.length ? "warning" : "success"} title={result.message}>
-                {result.failures?.length ? (
-                  <BlockStack gap="100">
-                    {result.failures.map((f) => (
-                      <Text as="p" key={f.id}>
-                        {titleOf(f.id)}: {f.message}
-                      </Text>
-                    ))}
-                  </BlockStack>
-                ) : null}
-              </Banner>
-            ) : (
-              <Banner tone="critical">{result.error}</Banner>
-            )}
-          </Layout.Section>
-        ) : null}
+        <ActionBannerSection result={result} describeFailure={titleOf} />
         {product ? (
           <Layout.Section>
             <Banner tone="info" onDismiss={() => setParam("product", "")}>
@@ -282,19 +188,20 @@ export default function ProposedEdits() {
         ) : null}
         <Layout.Section>
           <Card padding="0">
-            <Tabs
-              tabs={TABS.map((t) => ({ id: t.id, content: t.id === "all" ? t.label : `${t.label} (${list.counts[t.id]})` }))}
-              selected={tabIndex}
-              onSelect={(i) => setParam("status", TABS[i].id === "pending" ? "" : TABS[i].id)}
+            <StatusTabs
+              tabs={TABS}
+              selected={tab}
+              count={(id) => (id === "all" ? undefined : list.counts[id])}
+              onSelect={(id) => setParam("status", id === "pending" ? "" : id)}
             />
             <IndexTable
               resourceName={{ singular: "edit", plural: "edits" }}
               itemCount={edits.length}
-              selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
-              onSelectionChange={handleSelectionChange}
+              selectedItemsCount={selection.selectedItemsCount}
+              onSelectionChange={selection.handleSelectionChange}
               promotedBulkActions={[
-                { content: "Approve selected", onAction: () => submitBulk("bulk-approve") },
-                { content: "Reject selected", onAction: () => submitBulk("bulk-reject") },
+                { content: "Approve selected", onAction: () => selection.submit("bulk-approve") },
+                { content: "Reject selected", onAction: () => selection.submit("bulk-reject") },
               ]}
               loading={bulk.state !== "idle" || navigation.state === "loading"}
               headings={[{ title: "Product" }, { title: "Before → after" }, { title: "Status" }, { title: "Proposed" }, { title: "" }]}
@@ -309,20 +216,12 @@ export default function ProposedEdits() {
             >
               {rows}
             </IndexTable>
-            <div style={{ padding: "12px 16px", borderTop: "1px solid var(--p-color-border-secondary)" }}>
-              <InlineStack align="space-between" blockAlign="center">
-                <Text as="span" tone="subdued">
-                  {list.total ? `${list.total.toLocaleString("en")} ${list.total === 1 ? "edit" : "edits"}` : "0 edits"}
-                </Text>
-                <Pagination
-                  hasPrevious={list.page > 1}
-                  onPrevious={() => setParam("page", String(list.page - 1))}
-                  hasNext={list.page < list.totalPages}
-                  onNext={() => setParam("page", String(list.page + 1))}
-                  label={`Page ${list.page} of ${list.totalPages}`}
-                />
-              </InlineStack>
-            </div>
+            <ListFooter
+              summary={list.total ? `${list.total.toLocaleString("en")} ${list.total === 1 ? "edit" : "edits"}` : "0 edits"}
+              page={list.page}
+              pageCount={list.totalPages}
+              onPage={(p) => setParam("page", String(p))}
+            />
           </Card>
         </Layout.Section>
       </Layout>
@@ -372,20 +271,12 @@ export default function ProposedEdits() {
         </Modal>
       ) : null}
       {deleting ? (
-        <Modal
-          open
-          onClose={() => setDeleting(null)}
-          title="Delete this edit?"
-          primaryAction={{ content: "Delete", destructive: true, loading: busyIntent === "delete", onAction: () => act("delete", deleting.id) }}
-          secondaryActions={[{ content: "Cancel", onAction: () => setDeleting(null) }]}
-        >
-          <Modal.Section>
-            <Text as="p">
-              The proposed edit of {deleting.product.title} is deleted.{" "}
-              {deleting.status === "approved" ? "Its image stays on the product." : "The product's images do not change."}
-            </Text>
-          </Modal.Section>
-        </Modal>
+        <ConfirmModal title="Delete this edit?" confirmLabel="Delete" loading={isBusy("delete", deleting.id)} onConfirm={() => act("delete", deleting.id)} onClose={() => setDeleting(null)}>
+          <Text as="p">
+            The proposed edit of {deleting.product.title} is deleted.{" "}
+            {deleting.status === "approved" ? "Its image stays on the product." : "The product's images do not change."}
+          </Text>
+        </ConfirmModal>
       ) : null}
     </Page>
   );

@@ -7,36 +7,18 @@
  * as /api/proposed-variant-images (approval writes the image to the variant through the commerce
  * port).
  */
-import { Fragment, useCallback, useEffect, useRef, useState } from "react";
+import { Fragment, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  ChoiceList,
-  Filters,
-  IndexTable,
-  InlineGrid,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  Pagination,
-  Tabs,
-  Text,
-  Thumbnail,
-  useIndexResourceState,
-} from "@shopify/polaris";
+import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, BlockStack, Box, Button, Card, ChoiceList, Filters, IndexTable, InlineGrid, InlineStack, Layout, Modal, Page, Text, Thumbnail } from "@shopify/polaris";
 import { IdParams } from "~/contract/common";
 import { ProposalBulkBody, ProposalSourceSchema, ProposalStatusSchema, type ProposedVariantImage } from "~/contract/proposed-variant-images";
 import { getAppContext } from "~/context.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { BarChart } from "~/components/BarChart";
+import { bulkOutcome, listParam, parseListParams, rangeLabel, type BulkFailure } from "~/lib/admin-list";
+import { ActionBannerSection, BeforeAfter, ListFooter, StatusTabs, useBulkSelection, useFetcherResult, useListParams, useQueryParam, useRowAction } from "~/components/admin";
 import { approveProposal, bulkReview, listProposalGroups, proposalStats, rejectProposal, updateProposal } from "~/services/proposed-variant-images.server";
 
 const PAGE_SIZE = 10;
@@ -46,32 +28,32 @@ const TABS = [
   { id: "rejected", label: "Rejected" },
   { id: "all", label: "All" },
 ] as const;
-type TabId = (typeof TABS)[number]["id"];
 const STATUS_LABEL = { pending: "Pending", approved: "Approved", rejected: "Rejected" } as const;
 const statusTone = (s: string) => (s === "approved" ? "success" : s === "rejected" ? "critical" : "attention");
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await requireAdmin(request, "media.manage");
   const ctx = getAppContext();
-  const sp = new URL(request.url).searchParams;
-  const tab = (TABS.find((t) => t.id === sp.get("status"))?.id ?? "pending") as TabId;
-  const source = ProposalSourceSchema.safeParse(sp.get("source") ?? "");
-  const q = (sp.get("q") ?? "").trim().slice(0, 200);
-  const page = Math.max(1, Number.parseInt(sp.get("page") ?? "1", 10) || 1);
+  const { status: tab, source, q, page } = parseListParams(new URL(request.url).searchParams, {
+    status: listParam.oneOf(TABS.map((t) => t.id), "pending"),
+    source: listParam.optional(ProposalSourceSchema),
+    q: listParam.text(200),
+    page: listParam.page(),
+  });
   const [list, stats] = await Promise.all([
     listProposalGroups(ctx.db, {
       status: tab === "all" ? undefined : ProposalStatusSchema.parse(tab),
-      source: source.success ? source.data : undefined,
+      source,
       q: q || undefined,
       page,
       pageSize: PAGE_SIZE,
     }),
     proposalStats(ctx.db, 14),
   ]);
-  return { tab, source: source.success ? source.data : "", q, list, stats };
+  return { tab, source: source ?? "", q, list, stats };
 };
 
-type ActionResult = { ok: true; message: string; failures?: { id: string; message: string }[] } | { ok: false; error: string };
+type ActionResult = { ok: true; message: string; failures?: BulkFailure[] } | { ok: false; error: string };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   const { user } = await requireAdmin(request, "media.manage");
@@ -83,9 +65,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
       const parsed = ProposalBulkBody.safeParse({ action: intent === "bulk-approve" ? "approve" : "reject", ids: form.getAll("ids") });
       if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Select proposals first" };
       const r = await bulkReview(ctx, parsed.data.action, parsed.data.ids, user.id);
-      const verb = parsed.data.action === "approve" ? "approved" : "rejected";
-      const failures = r.results.filter((x) => !x.ok).map((x) => ({ id: x.id, message: x.error?.message ?? "Failed" }));
-      return { ok: true, message: `${r.succeeded} ${r.succeeded === 1 ? "proposal" : "proposals"} ${verb}${r.failed ? `; ${r.failed} failed` : ""}.`, failures };
+      return bulkOutcome(r, parsed.data.action === "approve" ? "approved" : "rejected", ["proposal", "proposals"]);
     }
     const id = IdParams.safeParse({ id: form.get("id") });
     if (!id.success) return { ok: false, error: "Which proposal?" };
@@ -115,86 +95,32 @@ const shortDate = (iso: string) => new Date(iso).toLocaleDateString("en", { mont
 /** The image a row shows on the left: what the variant shows now, or (approved) what it showed before. */
 const beforeImage = (p: ProposedVariantImage) => (p.status === "approved" ? p.current_image_url : p.variant.image_url);
 
-function ImageBox({ url, label, size = 96 }: { url: string | null; label: string; size?: number }) {
-  return (
-    <BlockStack gap="100" inlineAlign="center">
-      <div style={{ width: size, height: size, borderRadius: 8, overflow: "hidden", background: "var(--p-color-bg-surface-secondary)", display: "flex", alignItems: "center", justifyContent: "center" }}>
-        {url ? (
-          <img src={url} alt={label} style={{ width: "100%", height: "100%", objectFit: "contain" }} loading="lazy" />
-        ) : (
-          <Text as="span" tone="subdued" variant="bodySm">
-            No image
-          </Text>
-        )}
-      </div>
-      <Text as="span" tone="subdued" variant="bodySm">
-        {label}
-      </Text>
-    </BlockStack>
-  );
-}
-
 function SideBySide({ p, size }: { p: ProposedVariantImage; size?: number }) {
   return (
-    <InlineStack gap="200" blockAlign="center" wrap={false}>
-      <ImageBox url={beforeImage(p)} label={p.status === "approved" ? "Before" : "Current"} size={size} />
-      <Text as="span" tone="subdued">
-        →
-      </Text>
-      <ImageBox url={p.proposed_image_url} label="Proposed" size={size} />
-    </InlineStack>
+    <BeforeAfter before={beforeImage(p)} beforeLabel={p.status === "approved" ? "Before" : "Current"} after={p.proposed_image_url} afterLabel="Proposed" size={size} />
   );
 }
 
 export default function ProposedImages() {
   const { tab, source, q, list, stats } = useLoaderData<typeof loader>();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { setParam, reset } = useListParams();
   const navigation = useNavigation();
-  const rowAction = useFetcher<typeof action>();
+  const { fetcher: rowAction, act, isBusy } = useRowAction<typeof action>();
   const bulk = useFetcher<typeof action>();
-  const [query, setQuery] = useState(q);
+  const query = useQueryParam(q, setParam);
   const [comparing, setComparing] = useState<ProposedVariantImage | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
 
   const proposals = list.groups.flatMap((g) => g.proposals);
-  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(proposals);
-
-  const setParam = useCallback(
-    (key: string, value: string) => {
-      const next = new URLSearchParams(searchParams);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      if (key !== "page") next.delete("page");
-      setSearchParams(next, { replace: true });
-    },
-    [searchParams, setSearchParams],
-  );
-  const onQuery = (v: string) => {
-    setQuery(v);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setParam("q", v.trim()), 300);
+  const selection = useBulkSelection(proposals, bulk);
+  const { selectedIds } = selection;
+  // The banner shows whichever answered last: a row action or a bulk action.
+  const [result, setResult] = useState<ActionResult | undefined>(undefined);
+  useFetcherResult(bulk, setResult);
+  useFetcherResult(rowAction, setResult);
+  const describeFailure = (id: string) => {
+    const p = proposals.find((x) => x.id === id);
+    return p ? `${p.product.title} – ${p.variant.title}` : id;
   };
-  useEffect(() => () => clearTimeout(timer.current), []);
-  useEffect(() => {
-    if (bulk.state === "idle" && bulk.data?.ok) clearSelection();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [bulk.state, bulk.data]);
-
-  const selectedIds = allResourcesSelected ? proposals.map((p) => p.id) : selectedResources;
-  const submitBulk = (intent: "bulk-approve" | "bulk-reject") => {
-    const fd = new FormData();
-    fd.set("intent", intent);
-    for (const id of selectedIds) fd.append("ids", id);
-    bulk.submit(fd, { method: "post" });
-  };
-  const busyId = rowAction.state !== "idle" ? String(rowAction.formData?.get("id") ?? "") : null;
-  const busyIntent = rowAction.state !== "idle" ? String(rowAction.formData?.get("intent") ?? "") : null;
-  const act = (intent: "approve" | "reject" | "reopen", id: string) => rowAction.submit({ intent, id }, { method: "post" });
-  const result = bulk.state === "idle" && bulk.data ? bulk.data : rowAction.state === "idle" ? rowAction.data : undefined;
-
-  const tabIndex = TABS.findIndex((t) => t.id === tab);
-  const from = list.totalProducts === 0 ? 0 : (list.page - 1) * list.pageSize + 1;
-  const to = Math.min(list.totalProducts, list.page * list.pageSize);
 
   let position = 0;
   const rows = list.groups.map((g) => {
@@ -264,17 +190,17 @@ export default function ProposedImages() {
                     Compare
                   </Button>
                   {p.status !== "approved" ? (
-                    <Button size="slim" variant="primary" onClick={() => act("approve", p.id)} loading={busyId === p.id && busyIntent === "approve"} accessibilityLabel={`Approve ${g.product.title} – ${p.variant.title}`}>
+                    <Button size="slim" variant="primary" onClick={() => act("approve", p.id)} loading={isBusy("approve", p.id)} accessibilityLabel={`Approve ${g.product.title} – ${p.variant.title}`}>
                       Approve
                     </Button>
                   ) : null}
                   {p.status === "pending" ? (
-                    <Button size="slim" tone="critical" onClick={() => act("reject", p.id)} loading={busyId === p.id && busyIntent === "reject"} accessibilityLabel={`Reject ${g.product.title} – ${p.variant.title}`}>
+                    <Button size="slim" tone="critical" onClick={() => act("reject", p.id)} loading={isBusy("reject", p.id)} accessibilityLabel={`Reject ${g.product.title} – ${p.variant.title}`}>
                       Reject
                     </Button>
                   ) : null}
                   {p.status === "rejected" ? (
-                    <Button size="slim" onClick={() => act("reopen", p.id)} loading={busyId === p.id && busyIntent === "reopen"} accessibilityLabel={`Reopen ${g.product.title} – ${p.variant.title}`}>
+                    <Button size="slim" onClick={() => act("reopen", p.id)} loading={isBusy("reopen", p.id)} accessibilityLabel={`Reopen ${g.product.title} – ${p.variant.title}`}>
                       Reopen
                     </Button>
                   ) : null}
@@ -292,36 +218,21 @@ export default function ProposedImages() {
   return (
     <Page title="Proposed variant images" subtitle={`${stats.byStatus.pending.toLocaleString("en")} pending on ${stats.productsWithPending.toLocaleString("en")} ${stats.productsWithPending === 1 ? "product" : "products"}`}>
       <Layout>
-        {result ? (
-          <Layout.Section>
-            {result.ok ? (
-              <Banner tone={result.failures?.length ? "warning" : "success"} title={result.message}>
-                {result.failures?.length ? (
-                  <BlockStack gap="100">
-                    {result.failures.map((f) => (
-                      <Text as="p" key={f.id}>
-                        {proposals.find((p) => p.id === f.id) ? `${proposals.find((p) => p.id === f.id)!.product.title} – ${proposals.find((p) => p.id === f.id)!.variant.title}` : f.id}: {f.message}
-                      </Text>
-                    ))}
-                  </BlockStack>
-                ) : null}
-              </Banner>
-            ) : (
-              <Banner tone="critical">{result.error}</Banner>
-            )}
-          </Layout.Section>
-        ) : null}
+        <ActionBannerSection result={result} describeFailure={describeFailure} />
         <Layout.Section>
           <Card padding="0">
-            <Tabs tabs={TABS.map((t) => ({ id: t.id, content: t.id === "pending" ? `Pending (${stats.byStatus.pending})` : t.label }))} selected={tabIndex} onSelect={(i) => setParam("status", TABS[i].id === "pending" ? "" : TABS[i].id)} />
+            <StatusTabs
+              tabs={TABS}
+              selected={tab}
+              count={(id) => (id === "pending" ? stats.byStatus.pending : undefined)}
+              onSelect={(id) => setParam("status", id === "pending" ? "" : id)}
+            />
             <Filters
-              queryValue={query}
+              {...query.filterProps}
               queryPlaceholder="Search by product or variant"
-              onQueryChange={onQuery}
-              onQueryClear={() => onQuery("")}
               onClearAll={() => {
-                setQuery("");
-                setSearchParams(tab === "pending" ? {} : { status: tab }, { replace: true });
+                query.setValue("");
+                reset(tab === "pending" ? {} : { status: tab });
               }}
               filters={[
                 {
@@ -345,11 +256,11 @@ export default function ProposedImages() {
             <IndexTable
               resourceName={{ singular: "proposal", plural: "proposals" }}
               itemCount={proposals.length}
-              selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
-              onSelectionChange={handleSelectionChange}
+              selectedItemsCount={selection.selectedItemsCount}
+              onSelectionChange={selection.handleSelectionChange}
               promotedBulkActions={[
-                { content: "Approve selected", onAction: () => submitBulk("bulk-approve") },
-                { content: "Reject selected", onAction: () => submitBulk("bulk-reject") },
+                { content: "Approve selected", onAction: () => selection.submit("bulk-approve") },
+                { content: "Reject selected", onAction: () => selection.submit("bulk-reject") },
               ]}
               loading={bulk.state !== "idle"}
               headings={[{ title: "Variant" }, { title: "Current → proposed" }, { title: "Source" }, { title: "Status" }, { title: "Proposed" }, { title: "" }]}
@@ -363,20 +274,12 @@ export default function ProposedImages() {
             >
               {rows}
             </IndexTable>
-            <div style={{ padding: "12px 16px", borderTop: "1px solid var(--p-color-border-secondary)" }}>
-              <InlineStack align="space-between" blockAlign="center">
-                <Text as="span" tone="subdued">
-                  {list.totalProducts ? `Products ${from}–${to} of ${list.totalProducts.toLocaleString("en")}` : "0 products"}
-                </Text>
-                <Pagination
-                  hasPrevious={list.page > 1}
-                  onPrevious={() => setParam("page", String(list.page - 1))}
-                  hasNext={list.page < list.pages}
-                  onNext={() => setParam("page", String(list.page + 1))}
-                  label={`Page ${list.page} of ${list.pages}`}
-                />
-              </InlineStack>
-            </div>
+            <ListFooter
+              summary={list.totalProducts ? `Products ${rangeLabel((list.page - 1) * list.pageSize, list.pageSize, list.totalProducts)}` : "0 products"}
+              page={list.page}
+              pageCount={list.pages}
+              onPage={(p) => setParam("page", String(p))}
+            />
           </Card>
         </Layout.Section>
         <Layout.Section>

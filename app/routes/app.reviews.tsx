@@ -6,28 +6,8 @@
  * and transition table (app/lib/review-moderation.ts) as /api/product-reviews/admin/*.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  Checkbox,
-  DropZone,
-  FormLayout,
-  IndexTable,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  Pagination,
-  Select,
-  Tabs,
-  Text,
-  TextField,
-} from "@shopify/polaris";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { Badge, BlockStack, Box, Button, Card, Checkbox, DropZone, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { reviewsEndpoints, ReviewAdminCreateObject, ReviewAdminUpdateObject, REVIEW_MAX_IMAGES } from "~/contract/reviews";
 import { getAppContext } from "~/context.server";
@@ -35,6 +15,8 @@ import { ApiError } from "~/api/errors.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { BarChart } from "~/components/BarChart";
 import { ProductThumb, type PickerProduct } from "~/components/CatalogueProductPicker";
+import { ActionBanner, ConfirmModal, StatusTabs, useFetcherResult, useListParams } from "~/components/admin";
+import { rangeLabel } from "~/lib/admin-list";
 import { searchProductsForPicker } from "~/services/styles.server";
 import {
   adminAddImage,
@@ -173,18 +155,14 @@ type Confirm = { intent: "publish" | "reject" | "delete"; review: Row };
 export default function Reviews() {
   const data = useLoaderData<typeof loader>() as LoaderData;
   const { tab, counts, reviews, total, skip, overall } = data;
-  const [params, setParams] = useSearchParams();
+  // Tabs and pages are history entries here: the back button returns to the previous list.
+  const { setParams: go } = useListParams({ pageKey: "skip", replace: false });
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [editing, setEditing] = useState<Row | null>(null);
   const [creating, setCreating] = useState(false);
   const [search, setSearch] = useState(data.q);
   const [notice, setNotice] = useState<ActionResult | null>(null);
 
-  const go = (next: Record<string, string | null>) => {
-    const p = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(next)) (v === null || v === "" ? p.delete(k) : p.set(k, v));
-    setParams(p);
-  };
   // The edited review after a reload (photos added or removed).
   const editingRow = editing ? (reviews.find((r) => r.id === editing.id) ?? editing) : null;
   const countOf = (id: TabId) => counts[id];
@@ -194,22 +172,21 @@ export default function Reviews() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {notice ? (
-              <Banner tone={notice.ok ? "success" : "critical"} onDismiss={() => setNotice(null)}>
-                <span data-testid="reviews-notice">{notice.ok ? notice.message : notice.error}</span>
-              </Banner>
-            ) : null}
+            <ActionBanner result={notice} testId="reviews-notice" onDismiss={() => setNotice(null)} />
             <Card padding="0">
-              <Tabs
-                tabs={TABS.map((t) => ({ id: `reviews-tab-${t.id}`, content: `${t.label} (${countOf(t.id)})`, accessibilityLabel: `${t.label}, ${countOf(t.id)} reviews` }))}
-                selected={Math.max(0, TABS.findIndex((t) => t.id === tab))}
-                onSelect={(i) => go({ status: TABS[i].id, skip: null })}
+              <StatusTabs
+                tabs={TABS}
+                selected={tab}
+                count={countOf}
+                idPrefix="reviews-tab-"
+                accessibilityLabel={(t, n) => `${t.label}, ${n} reviews`}
+                onSelect={(id) => go({ status: id })}
               />
               <Box padding="300">
                 <form
                   onSubmit={(e) => {
                     e.preventDefault();
-                    go({ q: search.trim(), skip: null });
+                    go({ q: search.trim() });
                   }}
                 >
                   <InlineStack gap="200" blockAlign="end" wrap={false}>
@@ -224,7 +201,7 @@ export default function Reviews() {
                         clearButton
                         onClearButtonClick={() => {
                           setSearch("");
-                          go({ q: null, skip: null });
+                          go({ q: null });
                         }}
                       />
                     </div>
@@ -331,7 +308,7 @@ export default function Reviews() {
                       onNext={() => go({ skip: String(skip + PAGE) })}
                     />
                     <Text as="span" tone="subdued">
-                      {skip + 1}–{Math.min(total, skip + PAGE)} of {total}
+                      {rangeLabel(skip, PAGE, total)}
                     </Text>
                   </InlineStack>
                 </Box>
@@ -355,7 +332,7 @@ export default function Reviews() {
           </Card>
         </Layout.Section>
       </Layout>
-      {confirm ? <ConfirmModal confirm={confirm} onClose={() => setConfirm(null)} onDone={setNotice} /> : null}
+      {confirm ? <ConfirmReviewModal confirm={confirm} onClose={() => setConfirm(null)} onDone={setNotice} /> : null}
       {editingRow ? <EditReviewModal review={editingRow} onClose={() => setEditing(null)} onDone={setNotice} /> : null}
       {creating ? <CreateReviewModal onClose={() => setCreating(false)} onDone={setNotice} /> : null}
     </Page>
@@ -370,64 +347,47 @@ const CONFIRM_TEXT = {
 
 /** Closes once the action succeeded and hands the outcome to the page; a refusal stays in the modal. */
 function useCloseOnSuccess(fetcher: { state: string; data?: ActionResult }, onClose: () => void, onDone: (r: ActionResult) => void) {
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) {
-      onDone(fetcher.data);
-      onClose();
-    }
-  }, [fetcher.state, fetcher.data, onClose, onDone]);
+  useFetcherResult(fetcher, (r) => {
+    if (!r.ok) return;
+    onDone(r);
+    onClose();
+  });
 }
 
-function ConfirmModal({ confirm, onClose, onDone }: { confirm: Confirm; onClose: () => void; onDone: (r: ActionResult) => void }) {
+function ConfirmReviewModal({ confirm, onClose, onDone }: { confirm: Confirm; onClose: () => void; onDone: (r: ActionResult) => void }) {
   const fetcher = useFetcher<typeof action>();
   const t = CONFIRM_TEXT[confirm.intent];
   useCloseOnSuccess(fetcher, onClose, onDone);
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <ConfirmModal
       title={t.title}
-      primaryAction={{
-        content: t.button,
-        destructive: t.destructive,
-        loading: fetcher.state !== "idle",
-        onAction: () => fetcher.submit({ intent: confirm.intent, id: confirm.review.id }, { method: "post" }),
-      }}
-      secondaryActions={[{ content: "Cancel", onAction: onClose }]}
+      confirmLabel={t.button}
+      destructive={t.destructive}
+      loading={fetcher.state !== "idle"}
+      onConfirm={() => fetcher.submit({ intent: confirm.intent, id: confirm.review.id }, { method: "post" })}
+      onClose={onClose}
+      error={fetcher.data && !fetcher.data.ok ? fetcher.data.error : null}
+      errorTestId="review-action-error"
     >
-      <Modal.Section>
-        <BlockStack gap="300">
-          {fetcher.data && !fetcher.data.ok ? (
-            <Banner tone="critical">
-              <span data-testid="review-action-error">{fetcher.data.error}</span>
-            </Banner>
-          ) : null}
-          <Text as="p">{t.body}</Text>
-          <Box background="bg-surface-secondary" padding="300" borderRadius="200">
-            <BlockStack gap="100">
-              <Text as="span" fontWeight="semibold">
-                {stars(confirm.review.rating)} {confirm.review.title ?? ""}
-              </Text>
-              <Text as="span" variant="bodySm">
-                {confirm.review.body.slice(0, 240)}
-              </Text>
-              <Text as="span" variant="bodySm" tone="subdued">
-                {confirm.review.name} · {confirm.review.product?.title ?? confirm.review.product_id}
-              </Text>
-            </BlockStack>
-          </Box>
+      <Text as="p">{t.body}</Text>
+      <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+        <BlockStack gap="100">
+          <Text as="span" fontWeight="semibold">
+            {stars(confirm.review.rating)} {confirm.review.title ?? ""}
+          </Text>
+          <Text as="span" variant="bodySm">
+            {confirm.review.body.slice(0, 240)}
+          </Text>
+          <Text as="span" variant="bodySm" tone="subdued">
+            {confirm.review.name} · {confirm.review.product?.title ?? confirm.review.product_id}
+          </Text>
         </BlockStack>
-      </Modal.Section>
-    </Modal>
+      </Box>
+    </ConfirmModal>
   );
 }
 
 const RATING_OPTIONS = ["5", "4", "3", "2", "1"].map((v) => ({ label: `${v} star${v === "1" ? "" : "s"}`, value: v }));
-
-function ResultBanner({ data }: { data: ActionResult | undefined }) {
-  if (!data) return null;
-  return data.ok ? <Banner tone="success">{data.message}</Banner> : <Banner tone="critical">{data.error}</Banner>;
-}
 
 function EditReviewModal({ review, onClose, onDone }: { review: Row; onClose: () => void; onDone: (r: ActionResult) => void }) {
   const save = useFetcher<typeof action>();
@@ -456,7 +416,7 @@ function EditReviewModal({ review, onClose, onDone }: { review: Row; onClose: ()
     >
       <Modal.Section>
         <BlockStack gap="300">
-          <ResultBanner data={save.data?.ok ? undefined : save.data} />
+          <ActionBanner result={save.data} errorsOnly />
           <FormLayout>
             <Select label="Rating" options={RATING_OPTIONS} value={form.rating} onChange={(rating) => setForm({ ...form, rating })} />
             <TextField label="Title" autoComplete="off" value={form.title} onChange={(title) => setForm({ ...form, title })} />
@@ -473,7 +433,7 @@ function EditReviewModal({ review, onClose, onDone }: { review: Row; onClose: ()
           <Text as="h3" variant="headingSm">
             Photos ({review.images.length} of {REVIEW_MAX_IMAGES})
           </Text>
-          <ResultBanner data={photos.data} />
+          <ActionBanner result={photos.data} />
           {review.images.length ? (
             <InlineStack gap="300">
               {review.images.map((u) => (
@@ -569,11 +529,7 @@ function CreateReviewModal({ onClose, onDone }: { onClose: () => void; onDone: (
       <Modal.Section>
         <BlockStack gap="300">
           {/* The server's message, whatever went wrong (SPEC §8). */}
-          {fetcher.data && !fetcher.data.ok ? (
-            <Banner tone="critical">
-              <span data-testid="review-form-error">{fetcher.data.error}</span>
-            </Banner>
-          ) : null}
+          <ActionBanner result={fetcher.data} errorsOnly testId="review-form-error" />
           <ProductChooser value={product} onChange={setProduct} />
           <FormLayout>
             <Select label="Rating" options={RATING_OPTIONS} value={form.rating} onChange={(rating) => setForm({ ...form, rating })} />

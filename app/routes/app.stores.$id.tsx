@@ -5,8 +5,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, InlineStack, Layout, Page, Text, TextField, Thumbnail } from "@shopify/polaris";
-import { useEffect, useRef, useState } from "react";
+import { BlockStack, Button, Card, Checkbox, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { useEffect, useState } from "react";
 import { storesEndpoints } from "~/contract/stores";
 import { getAppContext } from "~/context.server";
 import { toApiError } from "~/api/router.server";
@@ -21,8 +21,7 @@ import {
   setSizeRecommendation,
   vendorOptions,
 } from "~/services/stores.server";
-import { moveItem as move } from "~/lib/reorder";
-import { NoImage } from "~/components/NoImage";
+import { ActionBanner, ProductCandidates, ProductSummary, SortableList, useDebouncedInput } from "~/components/admin";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -116,11 +115,6 @@ export default function StoreDetail() {
   );
 }
 
-function Result({ data }: { data: ActionResult | undefined }) {
-  if (!data) return null;
-  return data.ok ? <Banner tone="success">{data.message}</Banner> : <Banner tone="critical">{data.error}</Banner>;
-}
-
 function RenameCard({ name, handle }: { name: string; handle: string }) {
   const fetcher = useFetcher<typeof action>();
   const [value, setValue] = useState(name);
@@ -135,7 +129,7 @@ function RenameCard({ name, handle }: { name: string; handle: string }) {
         <Text as="h2" variant="headingMd">
           Name
         </Text>
-        <Result data={fetcher.data} />
+        <ActionBanner result={fetcher.data} />
         <TextField label="Store name" autoComplete="off" value={value} onChange={setValue} />
         <Checkbox
           label="Also change the handle"
@@ -167,7 +161,7 @@ function SizeCard({ value: initial }: { value: string }) {
         <Text as="h2" variant="headingMd">
           Size recommendation
         </Text>
-        <Result data={fetcher.data} />
+        <ActionBanner result={fetcher.data} />
         <TextField
           label="Shown to shoppers on this store's products"
           autoComplete="off"
@@ -196,21 +190,13 @@ function FeaturedCard({ storeId, initial, initialCandidates }: { storeId: string
   const save = useFetcher<typeof action>();
   const search = useFetcher<typeof loader>();
   const [items, setItems] = useState<(Item | Candidate)[]>(initial);
-  const [query, setQuery] = useState("");
-  const [dragging, setDragging] = useState<number | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const query = useDebouncedInput("", (v) => search.load(`/app/stores/${encodeURIComponent(storeId)}?pq=${encodeURIComponent(v)}`));
   const initialKey = initial.map((i) => i.id).join(",");
   const dirty = items.map((i) => i.id).join(",") !== initialKey;
   // After a save the loader answers the stored list: start again from it.
   useEffect(() => setItems(initial), [initialKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const candidates = (search.data?.picker ?? initialCandidates).filter((c) => !items.some((i) => i.id === c.id));
 
-  const onQuery = (v: string) => {
-    setQuery(v);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => search.load(`/app/stores/${encodeURIComponent(storeId)}?pq=${encodeURIComponent(v)}`), 300);
-  };
-  useEffect(() => () => clearTimeout(timer.current), []);
 
   return (
     <Card>
@@ -235,110 +221,39 @@ function FeaturedCard({ storeId, initial, initialCandidates }: { storeId: string
             </Button>
           </InlineStack>
         </InlineStack>
-        <Result data={save.data} />
+        <ActionBanner result={save.data} />
         <Text as="p" tone="subdued">
           Shown first on the store page and in feed insertions, in this order. Drag a row, or use the move buttons.
         </Text>
         {items.length === 0 ? (
           <Text as="p">No featured products yet: add some from the store's products below.</Text>
         ) : (
-          <ol style={{ listStyle: "none", margin: 0, padding: 0 }} aria-label="Featured products in order" data-testid="featured-list">
-            {items.map((p, i) => (
-              <li
-                key={p.id}
-                draggable
-                onDragStart={(e) => {
-                  setDragging(i);
-                  e.dataTransfer.effectAllowed = "move";
-                }}
-                onDragOver={(e) => e.preventDefault()}
-                onDrop={(e) => {
-                  e.preventDefault();
-                  if (dragging !== null) setItems((l) => move(l, dragging, i));
-                  setDragging(null);
-                }}
-                onDragEnd={() => setDragging(null)}
-                style={{ borderTop: i ? "1px solid #e3e3e3" : undefined, padding: "8px 0", cursor: "grab", opacity: dragging === i ? 0.5 : 1 }}
-                data-testid="featured-item"
-              >
-                <InlineStack gap="300" blockAlign="center" wrap={false}>
-                  <Text as="span" tone="subdued">
-                    ⠿ {i + 1}.
-                  </Text>
-                  <Thumbnail size="small" source={p.featuredImage?.url || NoImage} alt={p.featuredImage?.altText ?? p.title} />
-                  <Box minWidth="0" width="100%">
-                    <BlockStack gap="050">
-                      <Text as="span" fontWeight="semibold" truncate>
-                        {p.title}
-                      </Text>
-                      <InlineStack gap="100">
-                        <Text as="span" tone="subdued">
-                          {p.priceRange.minVariantPrice.amount} {p.priceRange.minVariantPrice.currencyCode}
-                        </Text>
-                        {p.status !== "active" ? <Badge tone="attention">{p.status}</Badge> : null}
-                      </InlineStack>
-                    </BlockStack>
-                  </Box>
-                  <InlineStack gap="100" wrap={false}>
-                    <Button size="slim" disabled={i === 0} onClick={() => setItems((l) => move(l, i, i - 1))} accessibilityLabel={`Move ${p.title} up`}>
-                      ↑
-                    </Button>
-                    <Button
-                      size="slim"
-                      disabled={i === items.length - 1}
-                      onClick={() => setItems((l) => move(l, i, i + 1))}
-                      accessibilityLabel={`Move ${p.title} down`}
-                    >
-                      ↓
-                    </Button>
-                    <Button
-                      size="slim"
-                      tone="critical"
-                      variant="plain"
-                      onClick={() => setItems((l) => l.filter((x) => x.id !== p.id))}
-                      accessibilityLabel={`Remove ${p.title}`}
-                    >
-                      Remove
-                    </Button>
-                  </InlineStack>
-                </InlineStack>
-              </li>
-            ))}
-          </ol>
-        )}
-        <BlockStack gap="200">
-          <TextField
-            label="Add from this store's products"
-            autoComplete="off"
-            value={query}
-            onChange={onQuery}
-            placeholder="Search by title or type"
-            clearButton
-            onClearButtonClick={() => onQuery("")}
+          <SortableList
+            items={items}
+            onChange={setItems}
+            label="Featured products in order"
+            testId="featured-list"
+            itemTestId="featured-item"
+            nameOf={(p) => p.title}
+            renderItem={(p) => (
+              <ProductSummary product={p} details={`${p.priceRange.minVariantPrice.amount} ${p.priceRange.minVariantPrice.currencyCode}`} />
+            )}
+            renderActions={(p) => (
+              <Button size="slim" tone="critical" variant="plain" onClick={() => setItems((l) => l.filter((x) => x.id !== p.id))} accessibilityLabel={`Remove ${p.title}`}>
+                Remove
+              </Button>
+            )}
           />
-          {candidates.length === 0 ? (
-            <Text as="p" tone="subdued">
-              No other products match.
-            </Text>
-          ) : (
-            <ul style={{ listStyle: "none", margin: 0, padding: 0, maxHeight: 320, overflowY: "auto" }}>
-              {candidates.slice(0, 12).map((c) => (
-                <li key={c.id} style={{ padding: "6px 0" }}>
-                  <InlineStack gap="300" blockAlign="center" wrap={false}>
-                    <Thumbnail size="extraSmall" source={c.featuredImage?.url || NoImage} alt={c.featuredImage?.altText ?? c.title} />
-                    <Box width="100%">
-                      <Text as="span">{c.title}</Text>
-                    </Box>
-                    {c.status !== "active" ? <Badge tone="attention">{c.status}</Badge> : null}
-                    <Button size="slim" onClick={() => setItems((l) => [...l, c])} accessibilityLabel={`Feature ${c.title}`}>
-                      Add
-                    </Button>
-                  </InlineStack>
-                </li>
-              ))}
-            </ul>
-          )}
-        </BlockStack>
+        )}
+        <ProductCandidates
+          label="Add from this store's products"
+          placeholder="Search by title or type"
+          query={query}
+          candidates={candidates}
+          emptyText="No other products match."
+          onAdd={(c) => setItems((l) => [...l, c])}
+          addLabel={(c) => `Feature ${c.title}`}
+        />
       </BlockStack>
     </Card>
   );

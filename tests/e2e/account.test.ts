@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, screenshot } from "../helpers/browser";
+import { apiErrorAnswer, apiGet, failRequestsOnRelease, launchBrowser, newSession, productPath, screenshot, signInShopper, submitShopperSignIn } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -18,21 +18,7 @@ interface Card {
   title: string;
 }
 
-async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`${base}/api${path}`);
-  if (!res.ok) throw new Error(`${path}: ${res.status}`);
-  return (await res.json()) as T;
-}
-
-const productUrl = (p: Card) => `${base}/products/${p.id.split("/").pop()}/${p.handle}`;
-
-async function signIn(page: Page, email = "shopper@demo.local", password = "demo-password") {
-  await page.goto(`${base}/login`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).first().waitFor({ timeout: 20_000 });
-}
+const productUrl = (p: Card) => `${base}${productPath(p)}`;
 
 describe("account screens (Chromium, demo data)", () => {
   let page: Page;
@@ -40,10 +26,8 @@ describe("account screens (Chromium, demo data)", () => {
   let products: Card[];
 
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    products = (await api<{ products: Card[] }>("/products?limit=6")).products;
+    ({ page, close } = await launchBrowser());
+    products = (await apiGet<{ products: Card[] }>(base, "/products?limit=6")).products;
     expect(products.length).toBe(6);
   });
   afterAll(() => close?.());
@@ -82,16 +66,7 @@ describe("account screens (Chromium, demo data)", () => {
     const heart = page.getByTestId("product-details").getByTestId("save-button");
     await heart.waitFor({ timeout: 30_000 });
 
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route("**/api/users/saved-products/toggle", async (route) => {
-      await held;
-      await route.fulfill({
-        status: 500,
-        contentType: "application/json",
-        body: JSON.stringify({ error: { code: "internal", message: "Something went wrong on our side" } }),
-      });
-    });
+    const release = await failRequestsOnRelease(page, "**/api/users/saved-products/toggle");
     await heart.click();
     // Optimistic: filled while the request is on its way…
     expect(await heart.getAttribute("data-saved")).toBe("true");
@@ -104,11 +79,7 @@ describe("account screens (Chromium, demo data)", () => {
     await page.unroute("**/api/users/saved-products/toggle");
 
     await page.route("**/api/users/saved-products/toggle", (route) =>
-      route.fulfill({
-        status: 401,
-        contentType: "application/json",
-        body: JSON.stringify({ error: { code: "unauthenticated", message: "User is not authenticated" } }),
-      })
+      route.fulfill(apiErrorAnswer(401, "unauthenticated", "User is not authenticated"))
     );
     await heart.click();
     const prompt = page.getByTestId("login-prompt");
@@ -135,14 +106,14 @@ describe("account screens (Chromium, demo data)", () => {
     expect(await page.getByTestId("product-modal").count()).toBe(0);
     await page.waitForFunction(() => !document.querySelector('[data-testid="save-button"][data-pending]'));
 
-    await signIn(page);
+    await signInShopper(page, base);
     await page.goto(`${base}/saved`);
     await page.getByTestId("saved-list").locator(`[data-product-id="${id}"]`).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId("guest-note").count()).toBe(0);
   });
 
   it("follows a store from its page, lists it on the Following page, and unfollows it there", async () => {
-    const { stores } = await api<{ stores: { id: string; handle: string; name: string; followerCount: number }[] }>("/stores?take=20");
+    const { stores } = await apiGet<{ stores: { id: string; handle: string; name: string; followerCount: number }[] }>(base, "/stores?take=20");
     const store = stores[stores.length - 1];
     await page.goto(`${base}/stores/${store.id}/${store.handle}`);
     const follow = page.getByTestId("store-page").getByTestId("follow-button");
@@ -314,24 +285,15 @@ describe("account settings as a newly registered shopper (Chromium)", () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const b = await launchBrowser();
-    browser = b.browser;
-    close = b.close;
+    ({ browser, close } = await launchBrowser());
   });
   afterAll(() => close?.());
 
-  /** A separate browser session (own cookies and storage), set up as launchBrowser sets its own. */
-  async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.route(/cdn\.shopify\.com/, (route) => route.abort());
-    return { context, page: await context.newPage() };
-  }
-
   it("edits first name, last name and phone; they are kept after a reload; fields are capped and can be cleared", async () => {
     const shopper = await registerShopper("profile");
-    const { context, page } = await freshPage();
+    const { context, page } = await newSession(browser);
     try {
-      await signIn(page, shopper.email, shopper.password);
+      await signInShopper(page, base, { email: shopper.email, password: shopper.password });
       await page.goto(`${base}/account`);
       const form = page.getByTestId("profile-form");
       await form.waitFor({ timeout: 20_000 });
@@ -386,9 +348,9 @@ describe("account settings as a newly registered shopper (Chromium)", () => {
   it("changes the password: the repeat is checked, a wrong current password shows the server's message, and the new password signs in", async () => {
     const shopper = await registerShopper("password");
     const newPassword = "second-password-2";
-    const { context, page } = await freshPage();
+    const { context, page } = await newSession(browser);
     try {
-      await signIn(page, shopper.email, shopper.password);
+      await signInShopper(page, base, { email: shopper.email, password: shopper.password });
       await page.goto(`${base}/account`);
       const form = page.getByTestId("password-form");
       await form.waitFor({ timeout: 20_000 });
@@ -434,12 +396,9 @@ describe("account settings as a newly registered shopper (Chromium)", () => {
       await page.getByTestId("account-signout").click();
       await page.waitForURL((u) => HOME_PATHS.includes(u.pathname), { timeout: 20_000 });
       await expectSignedOut(page, shopper.email);
-      await page.goto(`${base}/login`);
-      await page.getByLabel("Email").fill(shopper.email);
-      await page.getByLabel("Password").fill(shopper.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await submitShopperSignIn(page, base, shopper.email, shopper.password);
       await page.getByRole("alert").filter({ hasText: "Email or password is incorrect" }).waitFor({ timeout: 20_000 });
-      await signIn(page, shopper.email, newPassword);
+      await signInShopper(page, base, { email: shopper.email, password: newPassword });
       await page.waitForURL((u) => HOME_PATHS.includes(u.pathname));
       expect(await page.locator(".account__email").textContent()).toBe(shopper.email);
       const me = await page.evaluate(async () => (await fetch("/api/users/me")).json());
@@ -451,9 +410,9 @@ describe("account settings as a newly registered shopper (Chromium)", () => {
 
   it("signs out from the Account page: the signed-out header, a guest's Account page, and the old session no longer works", async () => {
     const shopper = await registerShopper("signout");
-    const { context, page } = await freshPage();
+    const { context, page } = await newSession(browser);
     try {
-      await signIn(page, shopper.email, shopper.password);
+      await signInShopper(page, base, { email: shopper.email, password: shopper.password });
       await page.goto(`${base}/account`);
       const signOut = page.getByTestId("account-signout");
       await signOut.waitFor({ timeout: 20_000 });
@@ -484,9 +443,9 @@ describe("account settings as a newly registered shopper (Chromium)", () => {
 
   it("deletes the account after its confirmation dialog; its tokens then get 401", async () => {
     const shopper = await registerShopper("delete");
-    const { context, page } = await freshPage();
+    const { context, page } = await newSession(browser);
     try {
-      await signIn(page, shopper.email, shopper.password);
+      await signInShopper(page, base, { email: shopper.email, password: shopper.password });
       await page.goto(`${base}/account`);
       const del = page.getByTestId("account-delete");
       await del.waitFor({ timeout: 20_000 });

@@ -10,7 +10,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot, signInAsStaff } from "../helpers/browser";
+import { apiCall, apiSignIn, DEMO_ADMIN, launchStaffBrowser, screenshot } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -24,14 +24,7 @@ interface Product {
   images: ProductImage[];
 }
 
-async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${base}/api${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+const api = <T>(method: string, path: string, token: string | null, body?: unknown) => apiCall<T>(base, method, path, { token, body });
 
 describe("admin: AI image tools and proposed edits (Chromium)", () => {
   let page: Page;
@@ -40,7 +33,7 @@ describe("admin: AI image tools and proposed edits (Chromium)", () => {
   let product: Product;
 
   beforeAll(async () => {
-    token = (await api<{ token: string }>("POST", "/auth/login", null, { email: "admin@demo.local", password: "demo-password" })).body.token;
+    token = (await apiSignIn(base, DEMO_ADMIN)).token;
     const list = await api<{ products: { id: string }[] }>("GET", "/products?limit=40", null);
     // A demo product with at least two images that no other file is editing (late in the list).
     for (const p of list.body.products.slice(10)) {
@@ -51,10 +44,7 @@ describe("admin: AI image tools and proposed edits (Chromium)", () => {
       }
     }
     expect(product).toBeTruthy();
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    await signInAsStaff(page, base, { next: "/app" });
+    ({ page, close } = await launchStaffBrowser(base, { next: "/app" }));
   });
   afterAll(() => close?.());
 

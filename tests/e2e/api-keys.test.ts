@@ -5,15 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot, signInAsStaff } from "../helpers/browser";
+import { apiSignIn, DEMO_SHOPPER, launchStaffBrowser, screenshot } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
-async function shopperId(): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "shopper@demo.local", password: "demo-password" }) });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { user: { id: string } }).user.id;
-}
+const shopperId = async (): Promise<string> => (await apiSignIn(base, DEMO_SHOPPER)).userId;
 
 async function dataService(key: string, userId: string) {
   const res = await fetch(`${base}/api/graphql`, {
@@ -28,10 +24,7 @@ describe("admin: API keys (Chromium)", () => {
   let page: Page;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    await signInAsStaff(page, base, { next: "/app" });
+    ({ page, close } = await launchStaffBrowser(base, { next: "/app" }));
   });
   afterAll(() => close?.());
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot } from "../helpers/browser";
+import { launchStaffBrowser, screenshot } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 const TITLE = `E2E Capsule ${Date.now().toString(36)}`;
@@ -13,14 +13,7 @@ describe("admin: collections (Chromium)", () => {
   let page: Page;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    await page.goto(`${base}/app/login?next=${encodeURIComponent("/app/collections")}`);
-    await page.getByLabel("Email").fill("admin@demo.local");
-    await page.getByLabel("Password").fill("demo-password");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((u) => u.pathname === "/app/collections");
+    ({ page, close } = await launchStaffBrowser(base, { next: "/app/collections" }));
   });
   afterAll(() => close?.());
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import sharp from "sharp";
 import type { Browser, Page, Request } from "playwright-core";
-import { launchBrowser, screenshot } from "../helpers/browser";
+import { launchBrowser, screenshot, signInShopper } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -46,10 +46,7 @@ describe("discovery (Chromium, demo data)", () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const b = await launchBrowser();
-    browser = b.browser;
-    page = b.page;
-    close = b.close;
+    ({ browser, page, close } = await launchBrowser());
   });
   afterAll(() => close?.());
 
@@ -322,11 +319,7 @@ describe("discovery (Chromium, demo data)", () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const p = await ctx.newPage();
-      await p.goto(`${base}/login`);
-      await p.getByLabel("Email").fill("shopper@demo.local");
-      await p.getByLabel("Password").fill("demo-password");
-      await p.getByRole("button", { name: "Sign in" }).click();
-      await p.getByRole("button", { name: "Sign out" }).first().waitFor(); // signed in (the email sits in the account menu)
+      await signInShopper(p, base);
       await p.goto(`${base}/photo-search`);
       await p.getByTestId("photo-file").setInputFiles({ name: "look.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg() });
       await p.getByTestId("photo-search-submit").click();
@@ -385,11 +378,7 @@ describe("discovery (Chromium, demo data)", () => {
       await p.getByTestId("search-results").waitFor({ timeout: 20_000 });
       expect(await p.getByTestId("search-input").inputValue()).toBe(term);
 
-      await p.goto(`${base}/login`);
-      await p.getByLabel("Email").fill("shopper@demo.local");
-      await p.getByLabel("Password").fill("demo-password");
-      await p.getByRole("button", { name: "Sign in" }).click();
-      await p.getByRole("button", { name: "Sign out" }).first().waitFor(); // signed in (the email sits in the account menu)
+      await signInShopper(p, base);
       await p.goto(`${base}/?search=linen%20shirt`);
       await p.getByTestId("search-results").waitFor({ timeout: 20_000 });
       const created = p.waitForResponse((r) => r.url().endsWith("/api/users/notification-requests/search") && r.request().method() === "POST");

@@ -6,17 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, screenshot } from "../helpers/browser";
+import { launchBrowser, screenshot, signInShopper } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
-
-async function signIn(page: Page) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel("Email").fill("shopper@demo.local");
-  await page.getByLabel("Password").fill("demo-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).first().waitFor({ timeout: 20_000 });
-}
 
 /** Elements of the header sticking out of the viewport, and the page's horizontal overflow. */
 async function layout(page: Page) {
@@ -39,9 +31,7 @@ describe("storefront header (Chromium, demo shopper)", () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const b = await launchBrowser();
-    browser = b.browser;
-    close = b.close;
+    ({ browser, close } = await launchBrowser());
   });
   afterAll(() => close?.());
 
@@ -53,7 +43,7 @@ describe("storefront header (Chromium, demo shopper)", () => {
       const context = await browser.newContext({ viewport });
       try {
         const page = await context.newPage();
-        await signIn(page);
+        await signInShopper(page, base);
         await page.getByTestId("account-menu-button").waitFor();
         const l = await layout(page);
         expect(l.outside).toEqual([]);

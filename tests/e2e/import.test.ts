@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot, signInAsStaff } from "../helpers/browser";
+import { launchBrowser, recordBrowserProblems, reportFailedTest, screenshot, signInAsStaff } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -16,23 +16,14 @@ const ZERO_PRICE = "799000000103";
 describe("admin: Taobao import (Chromium)", () => {
   let page: Page;
   let close: () => Promise<void>;
-  const problems: string[] = [];
+  let problems: string[] = [];
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("response", (r) => {
-      if (r.status() >= 500) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
-    });
+    ({ page, close } = await launchBrowser());
+    problems = recordBrowserProblems(page);
     await signInAsStaff(page, base, { next: "/app" });
   });
   afterAll(() => close?.());
-  afterEach(async (t) => {
-    if (!t.task.result?.errors?.length && t.task.result?.state !== "fail") return;
-    await screenshot(page, `admin-import-failure-${t.task.name.slice(0, 20).replace(/\W+/g, "-")}`);
-    console.error(`problems seen by the browser:\n${problems.join("\n") || "(none)"}\npage text:\n${(await page.locator("body").innerText()).slice(0, 2000)}`);
-  });
+  afterEach((t) => reportFailedTest(t, page, { name: "admin-import", problems, textChars: 2000 }));
 
   it("opens from the navigation with an empty jobs table", async () => {
     await page.goto(`${base}/app`);
@@ -87,13 +78,14 @@ describe("admin: Taobao import (Chromium)", () => {
     await page.getByRole("tab", { name: "Failed" }).click();
     await page.waitForURL((u) => u.searchParams.get("status") === "failed");
     await page.getByTestId(`import-status-${ZERO_PRICE}`).waitFor();
-    expect(await page.getByTestId("import-job-link").count()).toBe(1);
+    // The URL changes before React commits the filtered table (router updates run as a transition).
+    await expect.poll(() => page.getByTestId("import-job-link").count()).toBe(1);
     await page.getByRole("tab", { name: "All" }).click();
     await page.waitForURL((u) => !u.searchParams.has("status"));
     await page.getByPlaceholder("Search by Taobao id, store, product title or error").fill(GOOD[1]);
     await page.waitForURL((u) => u.searchParams.get("q") === GOOD[1]);
     await page.getByTestId(`import-status-${GOOD[1]}`).waitFor();
-    expect(await page.getByTestId("import-job-link").count()).toBe(1);
+    await expect.poll(() => page.getByTestId("import-job-link").count()).toBe(1);
   });
 
   it("shows a job's detail with the source payload and the created product", async () => {

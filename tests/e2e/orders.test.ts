@@ -7,20 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot } from "../helpers/browser";
+import { launchBrowser, screenshot, signInShopper } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
 type Card = { id: string; handle: string; title: string; availableForSale: boolean };
 type Summary = { id: string; name: string; stage: string; can_cancel: boolean };
-
-async function signIn(page: Page) {
-  await page.goto(`${base}/login`);
-  await page.getByLabel("Email").fill("shopper@demo.local");
-  await page.getByLabel("Password").fill("demo-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).first().waitFor({ timeout: 20_000 });
-}
 
 /** The API as the signed-in page sees it (same cookies). */
 async function apiInPage<T>(page: Page, path: string): Promise<T> {
@@ -38,10 +30,8 @@ describe("orders, returns and notifications (Chromium, demo data)", () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    await signIn(page);
+    ({ page, close } = await launchBrowser());
+    await signInShopper(page, base);
   });
   afterAll(() => close?.());
 

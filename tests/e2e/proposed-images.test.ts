@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot, signInAsStaff } from "../helpers/browser";
+import { apiCall, apiSignIn, DEMO_ADMIN, launchStaffBrowser, screenshot } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -22,14 +22,7 @@ interface Product {
   variants: Variant[];
 }
 
-async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${base}/api${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+const api = <T>(method: string, path: string, token: string | null, body?: unknown) => apiCall<T>(base, method, path, { token, body });
 
 describe("admin: proposed variant images (Chromium)", () => {
   let page: Page;
@@ -40,7 +33,7 @@ describe("admin: proposed variant images (Chromium)", () => {
   let donor: Product;
 
   beforeAll(async () => {
-    token = (await api<{ token: string }>("POST", "/auth/login", null, { email: "admin@demo.local", password: "demo-password" })).body.token;
+    token = (await apiSignIn(base, DEMO_ADMIN)).token;
     // The e2e files share one server: proposals made by other files (the Taobao import proposes
     // SKU images) would change the counts this test reads. Start from none.
     for (;;) {
@@ -67,10 +60,7 @@ describe("admin: proposed variant images (Chromium)", () => {
     await proposeFor(other, other.variants[0], donor.featuredImage!.url);
     await proposeFor(other, other.variants[1], shirt.featuredImage!.url);
 
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    await signInAsStaff(page, base, { next: "/app" });
+    ({ page, close } = await launchStaffBrowser(base, { next: "/app" }));
   });
   afterAll(() => close?.());
 

@@ -7,22 +7,16 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, screenshot, signInAsStaff } from "../helpers/browser";
+import { apiSignIn, DEMO_ADMIN, launchBrowser, newSession, screenshot, signInAsStaff, signInShopper } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 const stamp = Date.now().toString(36);
 const TITLE = `Lovely fabric ${stamp}`;
 const BODY = `Soft, well cut and true to size. Written by the e2e test ${stamp}.`;
 
-async function login(email: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: "demo-password" }) });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
 /** A visible product the demo shopper has not reviewed yet (so the review is accepted), with its page path. */
 async function productToReview(): Promise<{ id: string; path: string; title: string }> {
-  const admin = await login("admin@demo.local");
+  const admin = (await apiSignIn(base, DEMO_ADMIN)).token;
   const mine = await fetch(`${base}/api/product-reviews/admin?status=all&take=100&q=shopper%40demo.local`, { headers: { authorization: `Bearer ${admin}` } });
   const reviewed = new Set(((await mine.json()) as { reviews: { product_id: string }[] }).reviews.map((r) => r.product_id));
   const list = (await (await fetch(`${base}/api/products?limit=60`)).json()) as { products: { id: string; handle: string; title: string }[] };
@@ -43,19 +37,13 @@ describe("reviews (Chromium, demo data)", () => {
     browser = b.browser;
     shopper = b.page;
     close = b.close;
-    const adminContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await adminContext.route(/cdn\.shopify\.com/, (route) => route.abort());
-    admin = await adminContext.newPage();
+    admin = (await newSession(browser, { viewport: { width: 1400, height: 900 } })).page;
     product = await productToReview();
   });
   afterAll(() => close?.());
 
   it("a shopper writes a review with a photo on a product page; it waits for moderation", async () => {
-    await shopper.goto(`${base}/login`);
-    await shopper.getByLabel("Email").fill("shopper@demo.local");
-    await shopper.getByLabel("Password").fill("demo-password");
-    await shopper.getByRole("button", { name: "Sign in" }).click();
-    await shopper.waitForURL((u) => u.pathname !== "/login", { timeout: 20_000 });
+    await signInShopper(shopper, base);
 
     await shopper.goto(`${base}${product.path}`);
     const reviews = shopper.getByTestId("product-reviews");

@@ -4,20 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot, signInAsStaff } from "../helpers/browser";
+import { launchStaffBrowser, screenshot } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
-
-const signInAsAdmin = (page: Page, next: string) => signInAsStaff(page, base, { next });
 
 describe("admin: styles (Chromium)", () => {
   let page: Page;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    await signInAsAdmin(page, "/app");
+    ({ page, close } = await launchStaffBrowser(base, { next: "/app" }));
   });
   afterAll(() => close?.());
 

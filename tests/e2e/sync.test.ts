@@ -6,33 +6,21 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot, signInAsStaff } from "../helpers/browser";
+import { launchBrowser, recordBrowserProblems, reportFailedTest, screenshot, signInAsStaff } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
-
-const signInAsAdmin = (page: Page) => signInAsStaff(page, base, { next: "/app" });
 
 describe("admin: catalogue sync (Chromium)", () => {
   let page: Page;
   let close: () => Promise<void>;
-  const problems: string[] = [];
+  let problems: string[] = [];
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    // Diagnostics for a failure: page errors and server errors seen by the browser.
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("response", (r) => {
-      if (r.status() >= 500) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
-    });
-    await signInAsAdmin(page);
+    ({ page, close } = await launchBrowser());
+    problems = recordBrowserProblems(page);
+    await signInAsStaff(page, base, { next: "/app" });
   });
   afterAll(() => close?.());
-  afterEach(async (t) => {
-    if (!t.task.result?.errors?.length && t.task.result?.state !== "fail") return;
-    await screenshot(page, `admin-sync-failure-${t.task.name.slice(0, 20).replace(/\W+/g, "-")}`);
-    console.error(`problems seen by the browser:\n${problems.join("\n") || "(none)"}\npage text:\n${(await page.locator("body").innerText()).slice(0, 1500)}`);
-  });
+  afterEach((t) => reportFailedTest(t, page, { name: "admin-sync", problems, textChars: 1500 }));
 
   it("opens from the navigation with every store, never synced", async () => {
     await page.goto(`${base}/app`);

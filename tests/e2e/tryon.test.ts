@@ -12,7 +12,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot } from "../helpers/browser";
+import { apiErrorAnswer, apiGet, failRequestsOnRelease, launchBrowser, productPath, screenshot, signInShopper } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 const PEOPLE = path.resolve("tests/fixtures/people");
@@ -26,21 +26,7 @@ interface EligibleProduct {
   title: string;
 }
 
-async function api<T>(p: string): Promise<T> {
-  const res = await fetch(`${base}/api${p}`);
-  if (!res.ok) throw new Error(`${p}: ${res.status}`);
-  return (await res.json()) as T;
-}
-
-const productUrl = (p: EligibleProduct, search = "") => `${base}/products/${p.id.split("/").pop()}/${p.handle}${search}`;
-
-async function signIn(page: Page, email = "shopper@demo.local", password = "demo-password") {
-  await page.goto(`${base}/login`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).first().waitFor({ timeout: 20_000 });
-}
+const productUrl = (p: EligibleProduct, search = "") => `${base}${productPath(p)}${search}`;
 
 describe("clones and try-on (Chromium, real local image provider)", () => {
   let page: Page;
@@ -51,10 +37,8 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
   let tryonId = "";
 
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
-    const eligible = await api<{ products: EligibleProduct[] }>("/try-ons/eligible-products?limit=5");
+    ({ page, close } = await launchBrowser());
+    const eligible = await apiGet<{ products: EligibleProduct[] }>(base, "/try-ons/eligible-products?limit=5");
     expect(eligible.products.length).toBeGreaterThan(0);
     product = eligible.products[0];
   });
@@ -81,7 +65,7 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
   it(
     "refuses a group photo with its reason and keeps the photos; then creates a clone from 4 photos and trains it to ready",
     async () => {
-      await signIn(page);
+      await signInShopper(page, base);
       await page.goto(`${base}/clones`);
       const form = page.getByTestId("clone-create");
       await form.waitFor({ timeout: 30_000 });
@@ -185,7 +169,7 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
       // The provider cannot do it: the server's message is shown
       const refusal = "Virtual try-on is not available with the current image provider (test).";
       await page.route("**/api/vton/get-or-generate", (route) =>
-        route.fulfill({ status: 501, contentType: "application/json", body: JSON.stringify({ error: { code: "not_implemented", message: refusal } }) })
+        route.fulfill(apiErrorAnswer(501, "not_implemented", refusal))
       );
       const start = panel.getByTestId("tryon-start");
       // The latest try-on of this clone and product is asked first (none yet)
@@ -284,16 +268,7 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
     const heart = card.getByTestId("tryon-save");
     expect(await heart.getAttribute("data-saved")).toBe("true");
 
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route("**/api/users/saved-tryons/toggle", async (route) => {
-      await held;
-      await route.fulfill({
-        status: 500,
-        contentType: "application/json",
-        body: JSON.stringify({ error: { code: "internal", message: "Something went wrong on our side" } }),
-      });
-    });
+    const release = await failRequestsOnRelease(page, "**/api/users/saved-tryons/toggle");
     await heart.click();
     expect(await heart.getAttribute("data-saved")).toBe("false");
     release();

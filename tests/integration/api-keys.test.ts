@@ -17,6 +17,7 @@ import { createApiHandler, type AllHandlers } from "../../app/api/router.server"
 import { handleDataServiceRequest } from "../../app/services/data-service/graphql.server";
 import { ApiKeyMessages, LAST_USED_RESOLUTION_MS, createApiKey, generateApiKey, hashApiKey, verifyApiKey } from "../../app/services/api-keys.server";
 import { navigationFor } from "../../app/services/staff.server";
+import { thrownResponse as thrown } from "../helpers/route";
 
 type ScreenModule = typeof import("../../app/routes/app.api-keys");
 
@@ -260,15 +261,6 @@ describe("admin screen (loader and action)", () => {
   const load = (token: string | null) => screen.loader({ request: request(token), params: {}, context: {} });
   const act = (token: string | null, fields: Record<string, string>) =>
     screen.action({ request: request(token, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } }), params: {}, context: {} });
-  async function thrown(p: Promise<unknown>): Promise<Response> {
-    try {
-      await p;
-    } catch (e) {
-      if (e instanceof Response) return e;
-      throw e;
-    }
-    throw new Error("expected a thrown Response");
-  }
 
   it("needs apikeys.manage; signed out it sends to the login", async () => {
     const other = await app.createUser({ role: "ADMIN", permissions: ["catalog.edit", "admins.manage"] });

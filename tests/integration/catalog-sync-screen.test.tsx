@@ -15,6 +15,7 @@ import { startWorker } from "../../app/jobs/worker.server";
 import { jobHandlers } from "../../app/jobs/handlers.server";
 import { navigationFor } from "../../app/services/staff.server";
 import type { ProductInput } from "../../app/providers/commerce/port";
+import { thrownResponse as thrown } from "../helpers/route";
 
 // The router the page's hooks use is the one @remix-run/react depends on (it may be its own copy).
 const fromRemix = createRequire(createRequire(import.meta.url).resolve("@remix-run/react"));
@@ -57,15 +58,6 @@ async function act(token: string | null, fields: Record<string, string>) {
   return route.action({ request: request(token, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } }), params: {}, context: {} });
 }
 
-async function thrown(p: Promise<unknown>): Promise<Response> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-  throw new Error("expected a thrown Response");
-}
 
 const drain = () => startWorker(app.ctx, jobHandlers, { autoStart: false }).drain();
 

@@ -20,6 +20,7 @@ import { createImageEdit } from "../../app/services/proposed-image-edits.server"
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createFakeImageAi, type FakeImageAi } from "../helpers/fake-image-ai";
 import { createProduct, pgid } from "./products-fixtures";
+import { thrownResponse as thrown } from "../helpers/route";
 
 type EditsRoute = typeof import("../../app/routes/app.proposed-edits");
 type ToolsRoute = typeof import("../../app/routes/app.ai-tools");
@@ -42,15 +43,6 @@ const post = (path: string, token: string, fields: [string, string | Blob][]) =>
   for (const [k, v] of fields) body.append(k, v);
   return req(path, token, { method: "POST", body });
 };
-async function thrown(p: Promise<unknown>): Promise<Response> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-  throw new Error("expected a thrown Response");
-}
 const drain = () => startWorker(app.ctx, jobHandlers, { autoStart: false }).drain();
 const jpeg = async (hex: string, w = 64, h = 80) => new Uint8Array(await sharp({ create: { width: w, height: h, channels: 3, background: hex } }).jpeg().toBuffer());
 

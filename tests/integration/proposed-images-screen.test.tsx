@@ -16,6 +16,7 @@ import { navigationFor } from "../../app/services/staff.server";
 import { createProposal } from "../../app/services/proposed-variant-images.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createProduct, pgid, vgid } from "./products-fixtures";
+import { thrownResponse as thrown } from "../helpers/route";
 
 const fromRemix = createRequire(createRequire(import.meta.url).resolve("@remix-run/react"));
 const { createStaticHandler, createStaticRouter, StaticRouterProvider } = fromRemix("react-router-dom/server") as typeof import("react-router-dom/server");
@@ -34,15 +35,6 @@ const load = (token: string | null, query = "") => route.loader({ request: reque
 async function act(token: string | null, fields: [string, string][]) {
   const body = new URLSearchParams(fields);
   return route.action({ request: request(token, "", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } }), params: {}, context: {} });
-}
-async function thrown(p: Promise<unknown>): Promise<Response> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-  throw new Error("expected a thrown Response");
 }
 const propose = (n: number, i: number, colour: string, source = "taobao") =>
   createProposal(app.ctx, { product_id: pgid(n), variant_id: vgid(n, i), proposed_image_url: urls[colour], source });

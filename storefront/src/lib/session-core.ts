@@ -152,3 +152,36 @@ export function createUserIdStore(storage: StorageLike | null | undefined, cooki
     },
   };
 }
+
+/**
+ * Keeps a sign-in behind the session resolution in flight. On a first visit the resolution can end
+ * by creating a guest, and the guest's session cookie would replace the one a sign-in sent during
+ * that second had just set: the shopper would find themselves a guest again.
+ */
+export interface ResolutionGate {
+  /** Remembers `resolution` as the one in flight; answers it unchanged. */
+  track<T>(resolution: Promise<T>): Promise<T>;
+  /** Settles once the resolution in flight (if any) has, whether it succeeded or not. */
+  settled(): Promise<void>;
+}
+
+export function createResolutionGate(): ResolutionGate {
+  let pending: Promise<unknown> | null = null;
+  return {
+    track(resolution) {
+      pending = resolution;
+      const clear = () => {
+        if (pending === resolution) pending = null;
+      };
+      resolution.then(clear, clear);
+      return resolution;
+    },
+    async settled() {
+      const current = pending;
+      if (current) await current.then(
+        () => undefined,
+        () => undefined,
+      );
+    },
+  };
+}

@@ -10,7 +10,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { User } from "~/contract";
 import { useApi } from "./api";
 import { safeLocalStorage } from "./browser";
-import { createUserIdStore, isSignedIn, resolveSession, type UserIdStore } from "./session-core";
+import { createResolutionGate, createUserIdStore, isSignedIn, resolveSession, type UserIdStore } from "./session-core";
 
 export * from "./session-core";
 
@@ -42,6 +42,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const store = useMemo(browserUserIdStore, []);
+  const resolution = useMemo(createResolutionGate, []);
 
   const dropUserQueries = useCallback(() => {
     queryClient.removeQueries({ queryKey: [USER_QUERY_PREFIX] });
@@ -50,12 +51,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const session = useQuery<User | null>({
     queryKey: SESSION_QUERY_KEY,
     queryFn: async () => {
-      const { user } = await resolveSession(api, store, globalThis, {
-        onSignedOut: () => {
-          queryClient.setQueryData(SESSION_QUERY_KEY, null);
-          dropUserQueries();
-        },
-      });
+      const { user } = await resolution.track(
+        resolveSession(api, store, globalThis, {
+          onSignedOut: () => {
+            queryClient.setQueryData(SESSION_QUERY_KEY, null);
+            dropUserQueries();
+          },
+        }),
+      );
       return user;
     },
     staleTime: Infinity,
@@ -66,7 +69,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   });
 
   const login = useMutation({
-    mutationFn: (body: { email: string; password: string }) => api.login({ body }),
+    mutationFn: async (body: { email: string; password: string }) => {
+      await resolution.settled();
+      return api.login({ body });
+    },
     onSuccess: ({ user }) => {
       store.set(user.id);
       dropUserQueries();

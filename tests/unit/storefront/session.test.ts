@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { User } from "~/contract";
 import {
   clearedUserIdCookie,
+  createResolutionGate,
   createUserIdStore,
   isSignedIn,
   isUnauthorized,
@@ -158,6 +159,34 @@ describe("resolveSession", () => {
     const result = await resolveSession(client, memoryStore(), timers);
     expect(waits).toEqual([1000]);
     expect(result.source).toBe("retry");
+  });
+});
+
+describe("a sign-in during the session resolution", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(0);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("waits for a first visit's guest to be created, so the guest's session does not replace the signed-in one", async () => {
+    const { client, calls } = fakeClient([new HttpError(401), new HttpError(401)], user("g1"));
+    const gate = createResolutionGate();
+    const resolved = gate.track(resolveSession(client, memoryStore()));
+    await vi.advanceTimersByTimeAsync(500); // the shopper submits the sign-in form during the 1 s wait
+    const signIn = gate.settled().then(() => calls.push({ name: "login", at: Date.now() }));
+    await vi.advanceTimersByTimeAsync(500);
+    await signIn;
+    expect((await resolved).user.id).toBe("g1");
+    expect(calls.map((c) => c.name)).toEqual(["getMe", "getMe", "createGuest", "login"]);
+  });
+
+  it("does not hold a sign-in when nothing is in flight, nor after a failed resolution", async () => {
+    const gate = createResolutionGate();
+    await expect(gate.settled()).resolves.toBeUndefined();
+    const failed = gate.track(Promise.reject(new HttpError(500)));
+    await expect(failed).rejects.toBeInstanceOf(HttpError);
+    await expect(gate.settled()).resolves.toBeUndefined();
   });
 });
 

@@ -41,7 +41,7 @@ describe("account screens (Chromium, demo data)", () => {
     await page.getByTestId("product-details").locator('[data-testid="save-button"][data-known="true"]').waitFor({ timeout: 30_000 });
     expect(await heart.getAttribute("data-saved")).toBe("false");
     await heart.click();
-    expect(await heart.getAttribute("data-saved")).toBe("true");
+    await expect.poll(() => heart.getAttribute("data-saved")).toBe("true");
     await page.waitForFunction(() => !document.querySelector('[data-testid="product-details"] [data-testid="save-button"][data-pending]'));
     await screenshot(page, "account-product-saved");
 

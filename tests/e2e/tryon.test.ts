@@ -214,7 +214,7 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
       await panel.locator('[data-testid="tryon-save"][data-known="true"]').waitFor({ timeout: 20_000 });
       expect(await save.getAttribute("data-saved")).toBe("false");
       await save.click();
-      expect(await save.getAttribute("data-saved")).toBe("true");
+      await expect.poll(() => save.getAttribute("data-saved")).toBe("true");
       await page.waitForFunction(() => !document.querySelector('[data-testid="tryon-save"][data-pending]'));
       expect(await save.getAttribute("data-saved")).toBe("true");
 
@@ -270,7 +270,8 @@ describe("clones and try-on (Chromium, real local image provider)", () => {
 
     const release = await failRequestsOnRelease(page, "**/api/users/saved-tryons/toggle");
     await heart.click();
-    expect(await heart.getAttribute("data-saved")).toBe("false");
+    // Optimistic: flipped before the (held) answer, once React has re-rendered.
+    await expect.poll(() => heart.getAttribute("data-saved")).toBe("false");
     release();
     await page.waitForFunction(
       (id) => document.querySelector(`[data-tryon-id="${id}"] [data-testid="tryon-save"]`)?.getAttribute("data-saved") === "true",

@@ -12,6 +12,7 @@
  * body), and `failNext(status)` injects errors (with Retry-After when given) to exercise retries.
  * Every request is recorded.
  */
+import { afterAll, afterEach, beforeAll } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -50,6 +51,8 @@ export interface FakeOpenAi {
   failNext(status: number, count?: number, retryAfterSeconds?: number): void;
   /** The last user message of a request. */
   lastUserMessage(body: ChatRequestBody | null): string;
+  /** Back to a fresh server between tests: no recorded requests, nothing queued, answers "OK". */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -152,6 +155,11 @@ export async function startFakeOpenAi(opts: { apiKey?: string } = {}): Promise<F
     failNext(status, count = 1, retryAfterSeconds) {
       for (let i = 0; i < count; i++) queue.push({ status, retryAfterSeconds });
     },
+    reset() {
+      requests.length = 0;
+      queue.length = 0;
+      behaviour = () => "OK";
+    },
     lastUserMessage(body) {
       const users = (body?.messages ?? []).filter((m) => m.role === "user");
       return users[users.length - 1]?.content ?? "";
@@ -162,4 +170,24 @@ export async function startFakeOpenAi(opts: { apiKey?: string } = {}): Promise<F
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The fake for a whole test file: started before its tests, reset after each, closed after all.
+ * Its members are read through once it has started (using it outside a test is an error).
+ */
+export function useFakeOpenAi(opts: { apiKey?: string } = {}): FakeOpenAi {
+  let started: FakeOpenAi | undefined;
+  beforeAll(async () => {
+    started = await startFakeOpenAi(opts);
+  });
+  afterEach(() => started?.reset());
+  afterAll(() => started?.close());
+  return new Proxy({} as FakeOpenAi, {
+    get(_target, key) {
+      if (!started) throw new Error("the fake OpenAI server is only there while the file's tests run");
+      const value: unknown = Reflect.get(started, key);
+      return typeof value === "function" ? value.bind(started) : value;
+    },
+  });
 }

@@ -17,7 +17,7 @@ import { createApiHandler, type AllHandlers } from "../../app/api/router.server"
 import { handleDataServiceRequest } from "../../app/services/data-service/graphql.server";
 import { ApiKeyMessages, LAST_USED_RESOLUTION_MS, createApiKey, generateApiKey, hashApiKey, verifyApiKey } from "../../app/services/api-keys.server";
 import { navigationFor } from "../../app/services/staff.server";
-import { thrownResponse as thrown } from "../helpers/route";
+import { staffRequest, thrownResponse as thrown } from "../helpers/route";
 
 type ScreenModule = typeof import("../../app/routes/app.api-keys");
 
@@ -256,8 +256,7 @@ describe("access.apiKey in the REST router checks keys from the database", () =>
 });
 
 describe("admin screen (loader and action)", () => {
-  const request = (token: string | null, init: RequestInit = {}) =>
-    new Request("http://localhost/app/api-keys", { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as object) } });
+  const request = (token: string | null, init: RequestInit = {}) => staffRequest("/app/api-keys", token, init);
   const load = (token: string | null) => screen.loader({ request: request(token), params: {}, context: {} });
   const act = (token: string | null, fields: Record<string, string>) =>
     screen.action({ request: request(token, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } }), params: {}, context: {} });

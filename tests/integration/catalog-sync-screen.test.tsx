@@ -4,10 +4,6 @@
  * and a sync of every store, a failed job with its error and Retry (also server-rendered).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderToString } from "react-dom/server";
-import { createRequire } from "node:module";
-import { AppProvider } from "@shopify/polaris";
-import enTranslations from "@shopify/polaris/locales/en.json";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
@@ -15,11 +11,7 @@ import { startWorker } from "../../app/jobs/worker.server";
 import { jobHandlers } from "../../app/jobs/handlers.server";
 import { navigationFor } from "../../app/services/staff.server";
 import type { ProductInput } from "../../app/providers/commerce/port";
-import { thrownResponse as thrown } from "../helpers/route";
-
-// The router the page's hooks use is the one @remix-run/react depends on (it may be its own copy).
-const fromRemix = createRequire(createRequire(import.meta.url).resolve("@remix-run/react"));
-const { createStaticHandler, createStaticRouter, StaticRouterProvider } = fromRemix("react-router-dom/server") as typeof import("react-router-dom/server");
+import { renderRoute, staffRequest, thrownResponse as thrown } from "../helpers/route";
 
 type RouteModule = typeof import("../../app/routes/app.sync");
 let route: RouteModule;
@@ -44,8 +36,7 @@ const item = (title: string, storeId: string, vendor: string): ProductInput => (
   storeId,
 });
 
-const request = (token: string | null, init: RequestInit = {}) =>
-  new Request("http://localhost/app/sync", { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as object) } });
+const request = (token: string | null, init: RequestInit = {}) => staffRequest("/app/sync", token, init);
 
 async function load(token: string | null) {
   const data = await route.loader({ request: request(token), params: {}, context: {} });
@@ -149,14 +140,7 @@ describe("a failed sync", () => {
     expect(row.latestJob).toMatchObject({ status: "failed", error: "Throttled by the store", result: null, attempts: 3, maxAttempts: 3 });
 
     // Server render of the page with this data: the critical banner with the error and Retry.
-    const handler = createStaticHandler([{ id: "routes/app.sync", path: "/app/sync", loader: () => data, Component: route.default }]);
-    const context = await handler.query(new Request("http://localhost/app/sync"));
-    if (context instanceof Response) throw new Error("unexpected response");
-    const html = renderToString(
-      <AppProvider i18n={enTranslations}>
-        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
-      </AppProvider>,
-    );
+    const html = await renderRoute({ id: "routes/app.sync", path: "/app/sync", url: "/app/sync", data, Component: route.default });
     expect(html).toContain("The sync of Kestrel Outdoor failed");
     expect(html).toContain("Throttled by the store");
     expect(html).toContain('aria-label="Retry Kestrel Outdoor"');

@@ -6,11 +6,6 @@
  * (one, a page, all, by error message), the polling answer, the job detail (found / 404) with its
  * retry, and both pages server-rendered with Polaris.
  */
-import { createRequire } from "node:module";
-import type { ComponentType } from "react";
-import { renderToString } from "react-dom/server";
-import { AppProvider } from "@shopify/polaris";
-import enTranslations from "@shopify/polaris/locales/en.json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
@@ -21,11 +16,8 @@ import { startWorker } from "../../app/jobs/worker.server";
 import { jobHandlers } from "../../app/jobs/handlers.server";
 import { TAOBAO_IMPORT_QUEUE } from "../../app/services/taobao-import/jobs.server";
 import { BROKEN, DEMO_ITEM, seedStores } from "./taobao-fixtures";
-import { thrownResponse as thrown } from "../helpers/route";
+import { renderRoute, staffForm as form, staffRequest as req, thrownResponse as thrown } from "../helpers/route";
 
-// The router the pages' hooks use is the one @remix-run/react depends on (it may be its own copy).
-const fromRemix = createRequire(createRequire(import.meta.url).resolve("@remix-run/react"));
-const { createStaticHandler, createStaticRouter, StaticRouterProvider } = fromRemix("react-router-dom/server") as typeof import("react-router-dom/server");
 
 type ListRoute = typeof import("../../app/routes/app.import");
 type DetailRoute = typeof import("../../app/routes/app.import_.$id");
@@ -44,10 +36,6 @@ const NO_STORE = "Target store not found";
 /** Good catalogue items other than the ones imported for real: jobs for a store that does not exist. */
 const spareIds = DEMO_TAOBAO_CATALOGUE.items.map((i) => String(i.num_iid)).filter((id) => !(id in DEMO_TAOBAO_CATALOGUE.broken) && ![DEMO_ITEM, SATIN_DRESS, HOODIE].includes(id));
 
-const req = (path: string, token: string | null, init: RequestInit = {}) =>
-  new Request(`http://localhost${path}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as object) } });
-const form = (path: string, token: string | null, fields: Record<string, string>) =>
-  req(path, token, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
 
 async function load(query = "", token: string | null = importer.token) {
   const data = await list.loader({ request: req(`/app/import${query}`, token), params: {}, context: {} });
@@ -59,19 +47,7 @@ const loadJob = (id: string, token: string | null = importer.token) => detail.lo
 const retryJob = (id: string, token: string | null = importer.token) => detail.action({ request: form(`/app/import/${id}`, token, {}), params: { id }, context: {} });
 
 
-/** Server render of a route's page with the given loader data, inside Polaris' AppProvider. */
-async function render(id: string, path: string, url: string, data: object, Component: ComponentType) {
-  const handler = createStaticHandler([{ id, path, loader: () => data, Component }]);
-  const context = await handler.query(new Request(`http://localhost${url}`));
-  if (context instanceof Response) throw new Error("unexpected response");
-  // Without React's text separators, so the page's sentences read as one.
-  return renderToString(
-    <AppProvider i18n={enTranslations}>
-      <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
-    </AppProvider>,
-  ).replaceAll("<!-- -->", "");
-}
-const renderList = async (query = "") => render("routes/app.import", "/app/import", `/app/import${query}`, await load(query), list.default);
+const renderList = async (query = "") => renderRoute({ id: "routes/app.import", path: "/app/import", url: `/app/import${query}`, data: await load(query), Component: list.default });
 
 const jobOf = async (taobaoId: string, query = "") => {
   const j = (await load(`?q=${taobaoId}${query ? `&${query}` : ""}`)).list.jobs.filter((x) => x.taobaoId === taobaoId);
@@ -474,7 +450,7 @@ describe("the job detail page", () => {
     expect(JSON.parse(data.sourceJson!)).toEqual(data.job.source_payload);
     expect(data.sourceJson).toContain(`"id": "${DEMO_ITEM}"`);
 
-    const html = await render("routes/app.import_.$id", "/app/import/:id", `/app/import/${row.id}`, data, detail.default);
+    const html = await renderRoute({ id: "routes/app.import_.$id", path: "/app/import/:id", url: `/app/import/${row.id}`, data, Component: detail.default });
     expect(html).toContain(`Taobao item ${DEMO_ITEM}`);
     expect(html).toContain("Into Import Menswear");
     expect(html).toContain("Created product");
@@ -494,7 +470,7 @@ describe("the job detail page", () => {
     const data = await loadJob(row.id);
     expect(data.job).toMatchObject({ status: "failed", error_message: NO_STORE, store_id: null, store_name: "no-such-store", product: null, source_payload: null });
     expect(data.sourceJson).toBeNull();
-    const html = await render("routes/app.import_.$id", "/app/import/:id", `/app/import/${row.id}`, data, detail.default);
+    const html = await renderRoute({ id: "routes/app.import_.$id", path: "/app/import/:id", url: `/app/import/${row.id}`, data, Component: detail.default });
     expect(html).toContain("The import failed");
     expect(html).toContain(`data-testid="import-job-error">${NO_STORE}</span>`);
     expect(html).toContain("The item was not fetched (the job failed before or while fetching it).");

@@ -20,7 +20,7 @@ import { createImageEdit } from "../../app/services/proposed-image-edits.server"
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createFakeImageAi, type FakeImageAi } from "../helpers/fake-image-ai";
 import { createProduct, pgid } from "./products-fixtures";
-import { thrownResponse as thrown } from "../helpers/route";
+import { staffRequest as req, thrownResponse as thrown } from "../helpers/route";
 
 type EditsRoute = typeof import("../../app/routes/app.proposed-edits");
 type ToolsRoute = typeof import("../../app/routes/app.ai-tools");
@@ -36,8 +36,6 @@ let aiOnly: { token: string };
 let source: string;
 const colours: Record<string, string> = {};
 
-const req = (path: string, token: string | null, init: RequestInit = {}) =>
-  new Request(`http://localhost${path}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as object) } });
 const post = (path: string, token: string, fields: [string, string | Blob][]) => {
   const body = new FormData();
   for (const [k, v] of fields) body.append(k, v);

@@ -4,11 +4,7 @@
  * source and text filters, approve / reject / reopen one, bulk approve and reject with per-row
  * failures, and the server-rendered page (side-by-side images, bulk actions, charts).
  */
-import { createRequire } from "node:module";
-import { renderToString } from "react-dom/server";
 import sharp from "sharp";
-import { AppProvider } from "@shopify/polaris";
-import enTranslations from "@shopify/polaris/locales/en.json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
@@ -16,10 +12,8 @@ import { navigationFor } from "../../app/services/staff.server";
 import { createProposal } from "../../app/services/proposed-variant-images.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createProduct, pgid, vgid } from "./products-fixtures";
-import { thrownResponse as thrown } from "../helpers/route";
+import { renderRoute, staffRequest, thrownResponse as thrown } from "../helpers/route";
 
-const fromRemix = createRequire(createRequire(import.meta.url).resolve("@remix-run/react"));
-const { createStaticHandler, createStaticRouter, StaticRouterProvider } = fromRemix("react-router-dom/server") as typeof import("react-router-dom/server");
 
 type RouteModule = typeof import("../../app/routes/app.proposed-images");
 let route: RouteModule;
@@ -29,8 +23,7 @@ let editor: { token: string };
 let vendorUser: { token: string };
 const urls: Record<string, string> = {};
 
-const request = (token: string | null, query = "", init: RequestInit = {}) =>
-  new Request(`http://localhost/app/proposed-images${query}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as object) } });
+const request = (token: string | null, query = "", init: RequestInit = {}) => staffRequest(`/app/proposed-images${query}`, token, init);
 const load = (token: string | null, query = "") => route.loader({ request: request(token, query), params: {}, context: {} });
 async function act(token: string | null, fields: [string, string][]) {
   const body = new URLSearchParams(fields);
@@ -136,14 +129,7 @@ describe("the page (server-rendered)", () => {
     await propose(9302, 0, "rust");
     await propose(9301, 1, "rust");
     const data = await load(reviewer.token, "?status=all");
-    const handler = createStaticHandler([{ id: "routes/app.proposed-images", path: "/app/proposed-images", loader: () => data, Component: route.default }]);
-    const context = await handler.query(new Request("http://localhost/app/proposed-images?status=all"));
-    if (context instanceof Response) throw new Error("unexpected response");
-    const html = renderToString(
-      <AppProvider i18n={enTranslations}>
-        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
-      </AppProvider>,
-    );
+    const html = await renderRoute({ id: "routes/app.proposed-images", path: "/app/proposed-images", url: "/app/proposed-images?status=all", data, Component: route.default });
     expect(html).toContain("Proposed variant images");
     expect(html).toContain("Striped Breton Top");
     expect(html).toContain("Quilted Liner Jacket");

@@ -4,8 +4,8 @@
  * JSON validated with zod, the local parser when the JSON is invalid, one retry on 5xx/429, a
  * deadline, clear errors, and the factory's local fallback when the hosted model fails.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeOpenAi, OPENAI_TEST_MODEL, type FakeOpenAi } from "../helpers/openai-server";
+import { describe, expect, it } from "vitest";
+import { useFakeOpenAi, OPENAI_TEST_MODEL } from "../helpers/openai-server";
 import { createOpenAiLanguageModel, catalogueSlots, extractJson } from "../../app/providers/language-model/openai.server";
 import { createLocalLanguageModel } from "../../app/providers/language-model/local.server";
 import { withLocalFallback } from "../../app/providers/language-model/index.server";
@@ -21,7 +21,7 @@ const ctx: ParseContext = {
   typeFamily,
 };
 
-let server: FakeOpenAi;
+const server = useFakeOpenAi();
 const local = createLocalLanguageModel({ vocabulary: async () => ctx });
 const model = (over: Partial<Parameters<typeof createOpenAiLanguageModel>[0]> = {}) =>
   createOpenAiLanguageModel({ apiKey: server.apiKey, baseUrl: server.baseUrl, model: OPENAI_TEST_MODEL, timeoutMs: 2000, retryDelayMs: 10, local, vocabulary: async () => ctx, ...over });
@@ -33,14 +33,6 @@ const nluJson = JSON.stringify({
   query: "black slim jeans under 80",
 });
 
-beforeAll(async () => {
-  server = await startFakeOpenAi();
-});
-afterAll(() => server?.close());
-afterEach(() => {
-  server.requests.length = 0;
-  server.reply(() => "OK");
-});
 
 describe("OpenAI-compatible adapter", () => {
   it("understands: sends the protocol's request and keeps the catalogue's values", async () => {

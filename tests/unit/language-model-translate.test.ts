@@ -5,8 +5,8 @@
  * glossary when the answer is unusable or still Chinese, a LanguageModelError when the server
  * fails, and the factory's fallback to the local model.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeOpenAi, OPENAI_TEST_MODEL, type FakeOpenAi } from "../helpers/openai-server";
+import { describe, expect, it } from "vitest";
+import { useFakeOpenAi, OPENAI_TEST_MODEL } from "../helpers/openai-server";
 import { createOpenAiLanguageModel } from "../../app/providers/language-model/openai.server";
 import { createLocalLanguageModel } from "../../app/providers/language-model/local.server";
 import { createLanguageModel, withLocalFallback } from "../../app/providers/language-model/index.server";
@@ -26,19 +26,11 @@ const glossary = {
   provider: "local",
 };
 
-let server: FakeOpenAi;
+const server = useFakeOpenAi();
 const local = createLocalLanguageModel();
 const model = (over: Partial<Parameters<typeof createOpenAiLanguageModel>[0]> = {}) =>
   createOpenAiLanguageModel({ apiKey: server.apiKey, baseUrl: server.baseUrl, model: OPENAI_TEST_MODEL, timeoutMs: 2000, retryDelayMs: 10, local, ...over });
 
-beforeAll(async () => {
-  server = await startFakeOpenAi();
-});
-afterAll(() => server?.close());
-afterEach(() => {
-  server.requests.length = 0;
-  server.reply(() => "OK");
-});
 
 describe("translateListing, local model (the garment glossary)", () => {
   it("answers the glossary's title and a description written from the facts, deterministically", async () => {

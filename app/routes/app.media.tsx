@@ -56,11 +56,23 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
 
 type Upload = { name: string; progress: number; error?: string; done?: boolean };
 
+/**
+ * Inside the Shopify admin, App Bridge adds the session token to `fetch` calls only, not to
+ * XMLHttpRequest: ask it for the token (none in local mode, where the session cookie is used).
+ */
+async function sessionToken(): Promise<string | null> {
+  const bridge = (globalThis as { shopify?: { idToken?: () => Promise<string> } }).shopify;
+  if (typeof bridge?.idToken !== "function") return null;
+  return bridge.idToken().catch(() => null);
+}
+
 /** Sends one file with XMLHttpRequest (fetch cannot report upload progress). */
-function sendFile(file: File, onProgress: (p: number) => void): Promise<{ ok: boolean; error?: string }> {
+async function sendFile(file: File, onProgress: (p: number) => void): Promise<{ ok: boolean; error?: string }> {
+  const token = await sessionToken();
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/app/media/upload");
+    if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((e.loaded / e.total) * 100));
     xhr.onload = () => {
       let body: { ok?: boolean; error?: string; staffError?: string } = {};

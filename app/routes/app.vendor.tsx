@@ -27,7 +27,7 @@ export default function VendorHome() {
                 </Text>
                 <BarChart data={stores.map((s) => ({ label: s.name.slice(0, 16), value: s.products }))} />
                 <Text as="p" tone="subdued">
-                  {productCount} products in {stores.length} stores
+                  {`${productCount} product${productCount === 1 ? "" : "s"} in ${stores.length} store${stores.length === 1 ? "" : "s"}`}
                 </Text>
               </BlockStack>
             </Card>

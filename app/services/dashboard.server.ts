@@ -7,7 +7,7 @@ export async function adminOverview(db: Db) {
     db.store.count(),
     db.vendor.count(),
     db.order.count(),
-    db.user.count({ where: { role: "SHOPPER", auth_provider: { not: "guest" } } }),
+    db.user.count({ where: { role: "SHOPPER", auth_provider: { in: ["password", "shopify"] } } }),
     db.review.count({ where: { status: "pending" } }),
     db.collection.count(),
   ]);

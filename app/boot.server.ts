@@ -11,7 +11,7 @@ import { createLogger, type Logger } from "./lib/logger.server";
 import { createAppContext, setAppContext, type AppContext } from "./context.server";
 import type { Worker } from "./jobs/worker.server";
 import { jobHandlers } from "./jobs/handlers.server";
-import { startWorkerLoops } from "./services/image-ai/worker.server";
+import { startWorkerLoops } from "./jobs/lanes.server";
 
 export interface Booted {
   config: AppConfig;
@@ -66,7 +66,8 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
   const { sweepStaleImageAiRequests } = await import("./services/image-ai/sweep.server");
   await sweepStaleImageAiRequests(ctx).catch((error: unknown) => log.warn({ err: error }, "image-ai stale sweep failed"));
 
-  // Two loops: image-AI jobs (try-ons) never wait behind imports or indexing.
+  // Three lanes (app/jobs/lanes.server.ts): image AI, admin-interactive (imports, syncs) and
+  // background; an admin's import or a try-on never waits behind indexing or aggregates.
   const worker = config.WORKER === "inline" ? startWorkerLoops(ctx, jobHandlers) : null;
 
   // In the background: the exact index reads its vectors into memory before the first photo

@@ -22,7 +22,7 @@ import "~/services/clones/image-ai-hooks.server";
 import "~/services/tryons/image-ai-hooks.server";
 
 export const jobHandlers: Record<string, JobHandler> = {
-  /** image-ai.run / image-ai.poll / image-ai.webhook: a worker loop of their own (app/boot.server.ts). */
+  /** image-ai.run / image-ai.poll / image-ai.webhook: a worker lane of their own (app/jobs/lanes.server.ts). */
   ...imageAiJobHandlers,
   [TAOBAO_IMPORT_QUEUE]: async (payload, ctx, { progress }) => runImportJob(ctx, payload, progress),
   /** Keeps the worker observable end to end: /api/health and tests enqueue it. */

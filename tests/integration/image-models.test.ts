@@ -17,7 +17,7 @@ import {
   type ImageAiRequestRecord,
 } from "../../app/services/image-ai/requests.server";
 import { POLL_DEADLINE_MS } from "../../app/services/image-ai/jobs.server";
-import { startWorkerLoops } from "../../app/services/image-ai/worker.server";
+import { startWorkerLoops } from "../../app/jobs/lanes.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createFakeImageAi, fakePng, type FakeImageAi } from "../helpers/fake-image-ai";
 

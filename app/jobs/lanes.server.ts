@@ -1,0 +1,77 @@
+/**
+ * The inline worker as three lanes, each a loop of its own (`startWorker`) claiming from the same
+ * jobs table (FOR UPDATE SKIP LOCKED) for its own queues only:
+ *
+ * - image-ai: try-ons, clone training, tools (`image-ai.run`, `.poll`, `.webhook`): a shopper
+ *   waits for these;
+ * - admin: work an admin starts from a screen and watches with a progress bar (Taobao import,
+ *   catalogue sync, inventory update, style categorisation);
+ * - background: everything else (boot-time product indexing, recommendation aggregates,
+ *   notifications, emails, scheduled drops, review requests…).
+ *
+ * So an admin's import never waits behind a re-indexing on a fresh start, and neither waits behind
+ * a try-on (or the other way round). Within a lane jobs still run one at a time, oldest first.
+ * Which queue goes to which lane is the table below; a queue it does not name is background work.
+ */
+import type { AppContext } from "~/context.server";
+import { CATALOG_SYNC_QUEUE } from "~/services/catalog-sync.server";
+import { INVENTORY_QUEUE } from "~/services/catalog.server";
+import { IMAGE_AI_JOBS } from "~/services/image-ai/requests.server";
+import { SWEEP_INTERVAL_MS, sweepStaleImageAiRequests } from "~/services/image-ai/sweep.server";
+import { CATEGORISE_QUEUE } from "~/services/styles.server";
+import { TAOBAO_IMPORT_QUEUE } from "~/services/taobao-import/jobs.server";
+import { startWorker, type JobHandler, type Worker } from "./worker.server";
+
+export type WorkerLane = "image-ai" | "admin" | "background";
+export const WORKER_LANES: readonly WorkerLane[] = ["image-ai", "admin", "background"];
+
+/** Jobs an admin starts from a screen (/app/import, /app/sync, /app/products, /app/styles/:id) and watches. */
+export const ADMIN_LANE_QUEUES = [TAOBAO_IMPORT_QUEUE, CATALOG_SYNC_QUEUE, INVENTORY_QUEUE, CATEGORISE_QUEUE] as const;
+
+/** Which lane runs a queue. Queues not named here run in the background lane. */
+export const QUEUE_LANES: Readonly<Record<string, Exclude<WorkerLane, "background">>> = {
+  ...Object.fromEntries(IMAGE_AI_JOBS.map((q) => [q, "image-ai" as const])),
+  ...Object.fromEntries(ADMIN_LANE_QUEUES.map((q) => [q, "admin" as const])),
+};
+
+export const laneOf = (queue: string): WorkerLane => QUEUE_LANES[queue] ?? "background";
+
+/** The handlers of one lane. */
+export function handlersOfLane(handlers: Record<string, JobHandler>, lane: WorkerLane): Record<string, JobHandler> {
+  return Object.fromEntries(Object.entries(handlers).filter(([queue]) => laneOf(queue) === lane));
+}
+
+/**
+ * Starts one loop per lane (a lane without handlers claims nothing). `drain()` runs every lane
+ * until none has work left (a job of one lane may enqueue one for another); `stop()` waits for
+ * the job running in each lane.
+ */
+export function startWorkerLoops(ctx: AppContext, handlers: Record<string, JobHandler>, opts: { pollMs?: number; autoStart?: boolean } = {}): Worker {
+  const loops = WORKER_LANES.map((lane) => startWorker(ctx, handlersOfLane(handlers, lane), opts));
+  // Image-AI requests abandoned by a process that died mid-job (see
+  // app/services/image-ai/sweep.server.ts); boot sweeps once before starting the worker.
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweepTimer =
+    opts.autoStart === false
+      ? undefined
+      : setInterval(() => {
+          sweeping = sweepStaleImageAiRequests(ctx).catch((e: unknown) => ctx.log.warn({ err: e }, "image-ai stale sweep failed"));
+        }, SWEEP_INTERVAL_MS);
+  sweepTimer?.unref();
+  return {
+    id: loops[0].id,
+    async drain() {
+      let total = 0;
+      for (;;) {
+        let n = 0;
+        for (const w of loops) n += await w.drain();
+        total += n;
+        if (n === 0) return total;
+      }
+    },
+    async stop() {
+      if (sweepTimer) clearInterval(sweepTimer);
+      await Promise.all([...loops.map((w) => w.stop()), sweeping]);
+    },
+  };
+}

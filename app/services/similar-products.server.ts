@@ -64,7 +64,10 @@ export function typeFamily(productType: string): TypeFamily {
   return "other";
 }
 
-const GROUP: Record<TypeFamily, string> = {
+/** What a family is worn as: the outfit group (attribute similarity's third tier, and the complements of "bought together"). */
+export type TypeGroup = "tops" | "bottoms" | "outerwear" | "dresses" | "footwear" | "accessories" | "other";
+
+const GROUP: Record<TypeFamily, TypeGroup> = {
   tees: "tops",
   polos: "tops",
   shirts: "tops",
@@ -82,6 +85,9 @@ const GROUP: Record<TypeFamily, string> = {
   footwear: "footwear",
   other: "other",
 };
+
+/** The outfit group of a product type ("Chinos" → bottoms, "Blazers" → outerwear). */
+export const typeGroup = (productType: string): TypeGroup => GROUP[typeFamily(productType)];
 
 export function typeSimilarity(a: string, b: string): number {
   if (a && a.toLowerCase() === b.toLowerCase()) return 1;

@@ -34,6 +34,7 @@ import {
   type Signals,
 } from "../../app/services/recommendations/scoring";
 import { meanVector } from "../../app/services/recommendations/for-you.server";
+import { typeSimilarity } from "../../app/services/similar-products.server";
 
 const at = (iso: string) => new Date(iso).getTime();
 
@@ -175,6 +176,25 @@ describe("scoring", () => {
     expect(complementFactor("Dresses", "Skirts")).toBeLessThan(0.5);
     expect(complementFactor("Dresses", "Sneakers")).toBe(1);
     expect(complementFactor("Gadgets", "Jeans")).toBe(0.5);
+  });
+
+  it("puts every product-type family in the group that attribute similarity uses", () => {
+    const groups: Record<string, string[]> = {
+      tops: ["T-Shirts", "Polos", "Shirts", "Knitwear", "Hoodies & Sweatshirts"],
+      outerwear: ["Jackets", "Coats", "Blazers"],
+      bottoms: ["Jeans", "Trousers", "Shorts", "Skirts"],
+      dresses: ["Dresses"],
+      accessories: ["Bags"],
+      footwear: ["Sneakers"],
+      other: ["Gadgets"],
+    };
+    for (const [group, types] of Object.entries(groups)) {
+      for (const t of types) expect(typeGroup(t), t).toBe(group);
+      // same group, different family: the group tier of typeSimilarity (0.5); "other" never matches
+      if (types.length > 1) for (const t of types.slice(1)) expect(typeSimilarity(types[0], t), `${types[0]} ~ ${t}`).toBe(0.5);
+    }
+    expect(typeSimilarity("Gadgets", "Widgets")).toBe(0);
+    expect(typeSimilarity("Jeans", "Coats")).toBe(0);
   });
 
   it("interleaves groups round-robin", () => {

@@ -3,7 +3,7 @@
  * terms, complementary product types ("bought together"), and the for-you blend.
  */
 import type { TargetGender } from "~/contract/common";
-import { typeFamily, type TypeFamily } from "../similar-products.server";
+import { typeGroup, type TypeGroup } from "../similar-products.server";
 import { unitHash } from "./random-order";
 
 // ---------------------------------------------------------------------------------------------
@@ -37,31 +37,9 @@ export function gendersFor(pref: TargetGender): TargetGender[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Product-type groups and complements (the families of similar-products.server.ts)
+// Product-type groups and complements (the groups are similar-products.server.ts', re-exported)
 
-export type TypeGroup = "tops" | "bottoms" | "outerwear" | "dresses" | "footwear" | "accessories" | "other";
-
-/** Mirrors GROUP in similar-products.server.ts (not exported there). */
-const FAMILY_GROUP: Record<TypeFamily, TypeGroup> = {
-  tees: "tops",
-  polos: "tops",
-  shirts: "tops",
-  knitwear: "tops",
-  sweats: "tops",
-  jackets: "outerwear",
-  coats: "outerwear",
-  tailoring: "outerwear",
-  jeans: "bottoms",
-  trousers: "bottoms",
-  shorts: "bottoms",
-  skirts: "bottoms",
-  dresses: "dresses",
-  accessories: "accessories",
-  footwear: "footwear",
-  other: "other",
-};
-
-export const typeGroup = (productType: string): TypeGroup => FAMILY_GROUP[typeFamily(productType)];
+export { typeGroup, type TypeGroup };
 
 /** What completes an outfit built around a group, in the order it is offered. */
 export const COMPLEMENTS: Record<TypeGroup, TypeGroup[]> = {

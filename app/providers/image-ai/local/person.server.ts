@@ -14,7 +14,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import type { Box } from "../port";
-import { detectPerson, FACE_MIN_SCORE } from "./human.server";
+import { detectHuman, FACE_MIN_SCORE } from "~/providers/ml/human.server";
 
 export const ANALYSIS_MAX = 768;
 export const MIN_SHORT_SIDE = 512;
@@ -132,7 +132,7 @@ function verdict(people: number, faceBox: Box | null, keypoints: Keypoint[], wid
 
 async function compute(bytes: Uint8Array, sha: string): Promise<PersonDetails> {
   const img = await decodeRgb(bytes, ANALYSIS_MAX);
-  const { result, mask } = await detectPerson(img.data, img.width, img.height);
+  const { result, mask } = await detectHuman("person", img.data, img.width, img.height);
   personStats.analysed++;
   const sx = img.origWidth / img.width;
   const sy = img.origHeight / img.height;

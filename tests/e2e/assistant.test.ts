@@ -27,9 +27,7 @@ describe("shopping assistant (Chromium, demo data)", () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
+    ({ page, close } = await launchBrowser());
   });
   afterAll(() => close?.());
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, recordBrowserProblems, reportFailedTest, screenshot, signInAsStaff } from "../helpers/browser";
+import { launchStaffBrowser, reportFailedTest, screenshot } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -18,9 +18,7 @@ describe("admin: Taobao import (Chromium)", () => {
   let close: () => Promise<void>;
   let problems: string[] = [];
   beforeAll(async () => {
-    ({ page, close } = await launchBrowser());
-    problems = recordBrowserProblems(page);
-    await signInAsStaff(page, base, { next: "/app" });
+    ({ page, close, problems } = await launchStaffBrowser(base, { next: "/app" }));
   });
   afterAll(() => close?.());
   afterEach((t) => reportFailedTest(t, page, { name: "admin-import", problems, textChars: 2000 }));

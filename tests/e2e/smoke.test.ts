@@ -8,9 +8,7 @@ describe("end-to-end smoke (Chromium, embedded default)", () => {
   let page: Page;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const b = await launchBrowser();
-    page = b.page;
-    close = b.close;
+    ({ page, close } = await launchBrowser());
   });
   afterAll(() => close?.());
 

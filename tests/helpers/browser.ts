@@ -75,16 +75,20 @@ export async function signInAsStaff(page: Page, baseUrl: string, opts: { email?:
   await page.waitForURL((u) => u.pathname === target);
 }
 
-/** Launches a browser already signed in on the admin at `next` (the usual start of an admin screen's file). */
-export async function launchStaffBrowser(baseUrl: string, opts: { email?: string; next?: string } = {}): Promise<LaunchedBrowser> {
+/**
+ * Launches a browser already signed in on the admin at `next` (the usual start of an admin screen's
+ * file), recording the page's problems from the start (sign-in included) for reportFailedTest.
+ */
+export async function launchStaffBrowser(baseUrl: string, opts: { email?: string; next?: string } = {}): Promise<LaunchedBrowser & { problems: string[] }> {
   const b = await launchBrowser();
+  const problems = recordBrowserProblems(b.page);
   try {
     await signInAsStaff(b.page, baseUrl, opts);
   } catch (error) {
     await b.close();
     throw error;
   }
-  return b;
+  return { ...b, problems };
 }
 
 /** Fills and sends the storefront's sign-in form without waiting for the outcome (for a refused sign-in). */

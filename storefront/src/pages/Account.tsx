@@ -4,7 +4,7 @@
  * out, and deleting the account after a confirmation. Guests can set their profile and interests;
  * the password and sign-out need a signed-in account.
  */
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "react-router-dom";
 import { INTERESTS_MAX, INTEREST_MAX_LENGTH, type StylePreferences, type User } from "~/contract";
@@ -13,19 +13,51 @@ import { errorMessage, useApi } from "../lib/api";
 import { GENDER_LABELS, useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
 import { SESSION_QUERY_KEY, useSession } from "../lib/session";
-import { AccountNav, SessionGate } from "../components/AccountNav";
+import { SessionGate } from "../components/AccountNav";
+import { AccountPage } from "../components/AccountPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { TextField } from "../components/Field";
 import { Spinner } from "../components/FeedStatus";
 import "../account.css";
 
 export const STYLE_PREFERENCES_KEY = ["user", "style-preferences"] as const;
 
-function Saved({ show, children = "Saved" }: { show: boolean; children?: string }) {
-  return show ? (
-    <p className="form-ok" role="status">
-      {children}
-    </p>
-  ) : null;
+/** The end of an account form: its error, the confirmation once saved, and the submit button. */
+function FormEnd({
+  error,
+  saved,
+  busy,
+  label,
+  busyLabel,
+  disabled = false,
+  testId,
+}: {
+  error: string | null;
+  /** The confirmation to show, or null. */
+  saved: string | null;
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  disabled?: boolean;
+  testId?: string;
+}) {
+  return (
+    <>
+      {error !== null && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {saved !== null && (
+        <p className="form-ok" role="status">
+          {saved}
+        </p>
+      )}
+      <button type="submit" className="button" disabled={busy || disabled} data-testid={testId}>
+        {busy ? busyLabel : label}
+      </button>
+    </>
+  );
 }
 
 function ProfileSection({ user }: { user: User }) {
@@ -49,35 +81,17 @@ function ProfileSection({ user }: { user: User }) {
       </h2>
       {user.email && <p className="panel__text">Email: {user.email}</p>}
       <div className="panel__row">
-        <label className="field">
-          <span className="field__label">First name</span>
-          <input
-            className="field__input"
-            name="first_name"
-            autoComplete="given-name"
-            maxLength={100}
-            value={first}
-            onChange={(e) => setFirst(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field__label">Last name</span>
-          <input className="field__input" name="last_name" autoComplete="family-name" maxLength={100} value={last} onChange={(e) => setLast(e.target.value)} />
-        </label>
+        <TextField label="First name" name="first_name" autoComplete="given-name" maxLength={100} value={first} onChange={(e) => setFirst(e.target.value)} />
+        <TextField label="Last name" name="last_name" autoComplete="family-name" maxLength={100} value={last} onChange={(e) => setLast(e.target.value)} />
       </div>
-      <label className="field">
-        <span className="field__label">Phone</span>
-        <input className="field__input" name="phone" type="tel" autoComplete="tel" maxLength={30} value={phone} onChange={(e) => setPhone(e.target.value)} />
-      </label>
-      {save.isError && (
-        <p className="form-error" role="alert">
-          {errorMessage(save.error, "Could not save your profile. Please try again.")}
-        </p>
-      )}
-      <Saved show={save.isSuccess}>Profile saved</Saved>
-      <button type="submit" className="button" disabled={save.isPending}>
-        {save.isPending ? "Saving…" : "Save profile"}
-      </button>
+      <TextField label="Phone" name="phone" type="tel" autoComplete="tel" maxLength={30} value={phone} onChange={(e) => setPhone(e.target.value)} />
+      <FormEnd
+        error={save.isError ? errorMessage(save.error, "Could not save your profile. Please try again.") : null}
+        saved={save.isSuccess ? "Profile saved" : null}
+        busy={save.isPending}
+        label="Save profile"
+        busyLabel="Saving…"
+      />
     </form>
   );
 }
@@ -219,15 +233,15 @@ function InterestsForm({
           Choose at most {INTERESTS_MAX} interests.
         </p>
       )}
-      {mutation.isError && (
-        <p className="form-error" role="alert">
-          {errorMessage(mutation.error, "Could not save your interests. Please try again.")}
-        </p>
-      )}
-      <Saved show={mutation.isSuccess}>Interests saved</Saved>
-      <button type="submit" className="button" disabled={mutation.isPending || tooMany} data-testid="interests-save">
-        {mutation.isPending ? "Saving…" : "Save interests"}
-      </button>
+      <FormEnd
+        error={mutation.isError ? errorMessage(mutation.error, "Could not save your interests. Please try again.") : null}
+        saved={mutation.isSuccess ? "Interests saved" : null}
+        busy={mutation.isPending}
+        disabled={tooMany}
+        label="Save interests"
+        busyLabel="Saving…"
+        testId="interests-save"
+      />
     </form>
   );
 }
@@ -259,38 +273,27 @@ function PasswordSection() {
       <h2 id="password-title" className="panel__title">
         Password
       </h2>
-      <label className="field">
-        <span className="field__label">Current password</span>
-        <input className="field__input" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
-      </label>
+      <TextField label="Current password" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
       <div className="panel__row">
-        <label className="field">
-          <span className="field__label">New password</span>
-          <input
-            className="field__input"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            maxLength={200}
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field__label">Repeat the new password</span>
-          <input className="field__input" type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
-        </label>
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={200}
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+        />
+        <TextField label="Repeat the new password" type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
       </div>
-      {(localError || change.isError) && (
-        <p className="form-error" role="alert">
-          {localError ?? errorMessage(change.error, "Could not change your password. Please try again.")}
-        </p>
-      )}
-      <Saved show={change.isSuccess}>Password changed</Saved>
-      <button type="submit" className="button" disabled={change.isPending}>
-        {change.isPending ? "Changing…" : "Change password"}
-      </button>
+      <FormEnd
+        error={localError || (change.isError ? errorMessage(change.error, "Could not change your password. Please try again.") : null)}
+        saved={change.isSuccess ? "Password changed" : null}
+        busy={change.isPending}
+        label="Change password"
+        busyLabel="Changing…"
+      />
     </form>
   );
 }
@@ -375,18 +378,8 @@ function SessionSection({ signedIn }: { signedIn: boolean }) {
 export function Account() {
   const { user, signedIn } = useSession();
 
-  useEffect(() => {
-    document.title = "Account · Fashion Discovery";
-  }, []);
-
   return (
-    <section className="page account-page" aria-labelledby="account-heading" data-testid="account-page">
-      <AccountNav />
-      <div className="page__head">
-        <h1 id="account-heading" className="page__title">
-          Account
-        </h1>
-      </div>
+    <AccountPage headingId="account-heading" title="Account" testId="account-page">
       <SessionGate>
         {user && (
           <div className="account-grid">
@@ -402,6 +395,6 @@ export function Account() {
           </div>
         )}
       </SessionGate>
-    </section>
+    </AccountPage>
   );
 }

@@ -3,14 +3,17 @@
  * training progress, creating a new clone from photos, and — listed separately — the public house
  * models anyone can try clothes on. A shopper's clones are private.
  */
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { Link } from "react-router-dom";
 import { errorMessage } from "../lib/api";
 import { cloneImage, useHouseModels, useOwnClones } from "../lib/clones";
 import { TRYON_PLACEHOLDER_IMAGE } from "../lib/ai-constants";
 import { useSession } from "../lib/session";
-import { AccountNav, GuestNote, SessionGate } from "../components/AccountNav";
+import { GuestNote, SessionGate } from "../components/AccountNav";
+import { AccountPage } from "../components/AccountPage";
 import { Spinner } from "../components/FeedStatus";
+import { ListStates } from "../components/ListStates";
+import { LoadMore } from "../components/LoadMore";
 import { CloneCard } from "../components/ai/CloneCard";
 import { CloneCreator } from "../components/ai/CloneCreator";
 import "../account.css";
@@ -22,20 +25,10 @@ export function Clones() {
   const house = useHouseModels(!!user);
   const listRef = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    document.title = "My clones · Fashion Discovery";
-  }, []);
-
   const items = clones.data?.pages.flatMap((p) => p.clones) ?? [];
 
   return (
-    <section className="page account-page" aria-labelledby="clones-heading" data-testid="clones-page">
-      <AccountNav />
-      <div className="page__head">
-        <h1 id="clones-heading" className="page__title">
-          My clones
-        </h1>
-      </div>
+    <AccountPage headingId="clones-heading" title="My clones" testId="clones-page">
       <p className="ai-section__text">
         A clone is an AI model of you, made from your photos, to see clothes on yourself before you buy. Your clones are private.
       </p>
@@ -45,47 +38,25 @@ export function Clones() {
           <h2 ref={listRef} tabIndex={-1} className="ai-section__title">
             Your clones
           </h2>
-          {clones.isPending ? (
-            <Spinner label="Loading your clones…" />
-          ) : clones.isError && items.length === 0 ? (
-            <div className="state state--error" role="alert">
-              <h3 className="state__title">Your clones could not be loaded</h3>
-              <p className="state__text">{errorMessage(clones.error)}</p>
-              <button type="button" className="button" onClick={() => void clones.refetch()}>
-                Retry
-              </button>
-            </div>
-          ) : items.length === 0 ? (
-            <p className="ai-section__text" data-testid="clones-empty">
-              You have no clone yet. Create one below.
-            </p>
-          ) : (
-            <>
-              <ul className="clone-list" data-testid="clone-list">
-                {items.map((c) => (
-                  <CloneCard key={c.id} clone={c} />
-                ))}
-              </ul>
-              {clones.hasNextPage && (
-                <div className="load-more">
-                  <button
-                    type="button"
-                    className="button button--ghost"
-                    disabled={clones.isFetchingNextPage}
-                    onClick={() => void clones.fetchNextPage()}
-                    data-testid="clones-more"
-                  >
-                    {clones.isFetchingNextPage ? "Loading…" : "Load more"}
-                  </button>
-                </div>
-              )}
-              {clones.isFetchNextPageError && (
-                <p className="inline-error" role="alert">
-                  {errorMessage(clones.error)}
-                </p>
-              )}
-            </>
-          )}
+          <ListStates
+            list={clones}
+            count={items.length}
+            loadingLabel="Loading your clones…"
+            errorTitle="Your clones could not be loaded"
+            headingLevel={3}
+            empty={
+              <p className="ai-section__text" data-testid="clones-empty">
+                You have no clone yet. Create one below.
+              </p>
+            }
+          >
+            <ul className="clone-list" data-testid="clone-list">
+              {items.map((c) => (
+                <CloneCard key={c.id} clone={c} />
+              ))}
+            </ul>
+            <LoadMore list={clones} testId="clones-more" label="Load more" />
+          </ListStates>
         </div>
 
         <div className="ai-section">
@@ -125,6 +96,6 @@ export function Clones() {
           </p>
         </div>
       </SessionGate>
-    </section>
+    </AccountPage>
   );
 }

@@ -4,7 +4,7 @@
  * prompt (`POST /user-collections/generate-personalized-collection`, which answers 422 with a
  * clear message when nothing matches).
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "react-router-dom";
 import { PERSONALIZED_PROMPT_MAX, USER_COLLECTION_DESCRIPTION_MAX, USER_COLLECTION_NAME_MAX, type UserCollection } from "~/contract";
@@ -12,8 +12,11 @@ import { errorMessage, useApi } from "../lib/api";
 import { COLLECTIONS_KEY } from "../lib/saved";
 import { useSession } from "../lib/session";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
-import { FeedFooter, Spinner } from "../components/FeedStatus";
-import { AccountNav, GuestNote, SessionGate } from "../components/AccountNav";
+import { FeedFooter } from "../components/FeedStatus";
+import { GuestNote, SessionGate } from "../components/AccountNav";
+import { AccountPage } from "../components/AccountPage";
+import { TextField } from "../components/Field";
+import { ListStates } from "../components/ListStates";
 import "../account.css";
 
 const PAGE = 24;
@@ -72,10 +75,7 @@ function CreateForm() {
       <h2 id="uc-create-title" className="panel__title">
         New collection
       </h2>
-      <label className="field">
-        <span className="field__label">Name</span>
-        <input className="field__input" required maxLength={USER_COLLECTION_NAME_MAX} value={name} onChange={(e) => setName(e.target.value)} name="name" />
-      </label>
+      <TextField label="Name" required maxLength={USER_COLLECTION_NAME_MAX} value={name} onChange={(e) => setName(e.target.value)} name="name" />
       <label className="field">
         <span className="field__label">Description (optional)</span>
         <textarea
@@ -122,17 +122,14 @@ function GenerateForm() {
         Let the assistant build one <span className="badge badge--ai">AI</span>
       </h2>
       <p className="panel__text">Describe what you are looking for; it picks products for your style and interests.</p>
-      <label className="field">
-        <span className="field__label">What should it hold?</span>
-        <input
-          className="field__input"
-          maxLength={PERSONALIZED_PROMPT_MAX}
-          placeholder="e.g. linen shirts for summer"
-          value={prompt}
-          onChange={(e) => setPrompt(e.target.value)}
-          name="prompt"
-        />
-      </label>
+      <TextField
+        label="What should it hold?"
+        maxLength={PERSONALIZED_PROMPT_MAX}
+        placeholder="e.g. linen shirts for summer"
+        value={prompt}
+        onChange={(e) => setPrompt(e.target.value)}
+        name="prompt"
+      />
       {generate.isError && (
         <p className="form-error" role="alert" data-testid="collection-generate-error">
           {errorMessage(generate.error, "The collection could not be generated. Please try again.")}
@@ -149,10 +146,6 @@ export function MyCollections() {
   const api = useApi();
   const { user } = useSession();
 
-  useEffect(() => {
-    document.title = "My collections · Fashion Discovery";
-  }, []);
-
   const list = useInfiniteQuery({
     queryKey: [...COLLECTIONS_KEY, "list"],
     initialPageParam: undefined as string | undefined,
@@ -167,51 +160,39 @@ export function MyCollections() {
   const sentinel = useInfiniteScroll({ enabled: !!list.hasNextPage && !list.isFetching && !list.isFetchNextPageError, onLoadMore: loadMore });
 
   return (
-    <section className="page account-page" aria-labelledby="uc-heading" data-testid="my-collections-page">
-      <AccountNav />
-      <div className="page__head">
-        <h1 id="uc-heading" className="page__title">
-          My collections
-        </h1>
-      </div>
+    <AccountPage headingId="uc-heading" title="My collections" testId="my-collections-page">
       <GuestNote what="your collections" />
       <SessionGate>
         <div className="uc-layout">
           <div className="uc-layout__main">
-            {list.isPending ? (
-              <Spinner label="Loading your collections…" />
-            ) : list.isError && items.length === 0 ? (
-              <div className="state state--error" role="alert">
-                <h2 className="state__title">Your collections could not be loaded</h2>
-                <p className="state__text">{errorMessage(list.error)}</p>
-                <button type="button" className="button" onClick={() => void list.refetch()}>
-                  Retry
-                </button>
-              </div>
-            ) : items.length === 0 ? (
-              <div className="state" data-testid="collections-empty">
-                <h2 className="state__title">No collections yet</h2>
-                <p className="state__text">Create one here, or use “Add to collection” on any product.</p>
-              </div>
-            ) : (
-              <>
-                <ul className="uc-grid" data-testid="collections-list">
-                  {items.map((c) => (
-                    <CollectionTile key={c.id} collection={c} />
-                  ))}
-                </ul>
-                <FeedFooter
-                  testId="collections"
-                  sentinelRef={sentinel}
-                  loading={list.isFetchingNextPage}
-                  error={list.isFetchNextPageError ? errorMessage(list.error) : null}
-                  hasMore={!!list.hasNextPage}
-                  onRetry={() => void list.fetchNextPage()}
-                  onLoadMore={loadMore}
-                  loadingLabel="Loading more collections…"
-                />
-              </>
-            )}
+            <ListStates
+              list={list}
+              count={items.length}
+              loadingLabel="Loading your collections…"
+              errorTitle="Your collections could not be loaded"
+              empty={
+                <div className="state" data-testid="collections-empty">
+                  <h2 className="state__title">No collections yet</h2>
+                  <p className="state__text">Create one here, or use “Add to collection” on any product.</p>
+                </div>
+              }
+            >
+              <ul className="uc-grid" data-testid="collections-list">
+                {items.map((c) => (
+                  <CollectionTile key={c.id} collection={c} />
+                ))}
+              </ul>
+              <FeedFooter
+                testId="collections"
+                sentinelRef={sentinel}
+                loading={list.isFetchingNextPage}
+                error={list.isFetchNextPageError ? errorMessage(list.error) : null}
+                hasMore={!!list.hasNextPage}
+                onRetry={() => void list.fetchNextPage()}
+                onLoadMore={loadMore}
+                loadingLabel="Loading more collections…"
+              />
+            </ListStates>
           </div>
           <aside className="uc-layout__side">
             <CreateForm />
@@ -219,6 +200,6 @@ export function MyCollections() {
           </aside>
         </div>
       </SessionGate>
-    </section>
+    </AccountPage>
   );
 }

@@ -1,0 +1,34 @@
+/**
+ * The frame of the shopper's own pages: the account tabs, the page's heading (with a count when
+ * there is one) and the document title; the page's content follows.
+ */
+import type { ReactNode } from "react";
+import { useDocumentTitle } from "../lib/use-document-title";
+import { AccountNav } from "./AccountNav";
+import "../account.css";
+
+export interface AccountPageProps {
+  /** The h1's id, which labels the page's section. */
+  headingId: string;
+  title: string;
+  testId: string;
+  /** Shown next to the heading when more than zero. */
+  count?: number;
+  children: ReactNode;
+}
+
+export function AccountPage({ headingId, title, testId, count = 0, children }: AccountPageProps) {
+  useDocumentTitle(title);
+  return (
+    <section className="page account-page" aria-labelledby={headingId} data-testid={testId}>
+      <AccountNav />
+      <div className="page__head">
+        <h1 id={headingId} className="page__title">
+          {title}
+        </h1>
+        {count > 0 && <span className="page__count">{count}</span>}
+      </div>
+      {children}
+    </section>
+  );
+}

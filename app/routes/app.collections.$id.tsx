@@ -8,13 +8,12 @@ import { redirect } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, FormLayout, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { TargetGender } from "~/contract/common";
 import { collectionsEndpoints } from "~/contract/collections";
 import { toProductGid } from "~/lib/gid";
 import { getAppContext } from "~/context.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { staffError } from "~/lib/staff-errors";
+import { orNotFound } from "~/lib/admin-route.server";
 import { listProducts } from "~/services/catalog.server";
 import { vendorOptions } from "~/services/stores.server";
 import {
@@ -28,10 +27,19 @@ import {
   setStatus,
   updateCollection,
 } from "~/services/collections.server";
-import { ActionBanner, ProductCandidates, ProductSummary, ConfirmModal, SortableList, useDebouncedInput } from "~/components/admin";
-
-const GENDER_LABEL: Record<string, string> = { both: "Unisex", menswear: "Menswear", womenswear: "Womenswear" };
-const STATUS_TONE: Record<string, "success" | "attention" | undefined> = { active: "success", draft: "attention", archived: undefined };
+import {
+  ActionBanner,
+  ConfirmModal,
+  GENDER_LABEL,
+  GENDER_OPTIONS,
+  OrderHeader,
+  ProductCandidates,
+  PublicationBadge,
+  SectionCard,
+  SortableProducts,
+  useOrderDraft,
+  usePickerSearch,
+} from "~/components/admin";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -39,13 +47,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const pq = new URL(request.url).searchParams.get("pq");
   const picker = await listProducts(ctx.db, { query: pq?.trim() || undefined, limit: 20, sortKey: "CREATED_AT", reverse: false });
   if (pq !== null) return { picker: picker.products, detail: null, vendors: [] };
-  try {
-    const [detail, vendors] = await Promise.all([adminCollectionDetail(ctx.db, params.id!), vendorOptions(ctx.db)]);
-    return { picker: picker.products, detail, vendors };
-  } catch (e) {
-    if (toApiError(e).status === 404) throw staffError(404, "This collection does not exist (any more).");
-    throw e;
-  }
+  const [detail, vendors] = await orNotFound("This collection does not exist (any more).", () => Promise.all([adminCollectionDetail(ctx.db, params.id!), vendorOptions(ctx.db)]));
+  return { picker: picker.products, detail, vendors };
 };
 
 type ActionResult = { ok: true; message: string; intent: string } | { ok: false; error: string; intent: string };
@@ -145,7 +148,7 @@ export default function CollectionDetail() {
       title={collection.title}
       titleMetadata={
         <InlineStack gap="100">
-          <Badge tone={STATUS_TONE[collection.status]}>{collection.status}</Badge>
+          <PublicationBadge status={collection.status} />
           {collection.featured ? <Badge tone="info">featured</Badge> : null}
         </InlineStack>
       }
@@ -198,110 +201,74 @@ function DetailsCard({ collection, vendors }: { collection: Detail["collection"]
   useEffect(() => setForm(initial()), [collection.version]); // eslint-disable-line react-hooks/exhaustive-deps
   const set = (k: keyof ReturnType<typeof initial>) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          Details
-        </Text>
-        <ActionBanner result={fetcher.data} />
-        <FormLayout>
-          <TextField label="Title" autoComplete="off" value={form.title} onChange={set("title")} />
-          <TextField label="Handle" autoComplete="off" value={form.handle} onChange={set("handle")} helpText="Changing it changes the collection's URL." />
-          <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={set("description")} />
-          <TextField label="Image URL" autoComplete="off" value={form.image_url} onChange={set("image_url")} />
-          <Select
-            label="Target gender"
-            options={TargetGender.options.map((g) => ({ label: GENDER_LABEL[g], value: g }))}
-            value={form.target_gender}
-            onChange={set("target_gender")}
-          />
-          <Select
-            label="Partner (vendor)"
-            options={[{ label: "None", value: "" }, ...vendors.map((v) => ({ label: v.name, value: v.id }))]}
-            value={form.partner_id}
-            onChange={set("partner_id")}
-          />
-        </FormLayout>
-        <InlineStack align="end">
-          <Button
-            variant="primary"
-            loading={fetcher.state !== "idle"}
-            onClick={() => fetcher.submit({ intent: "update", ...form, version: String(collection.version) }, { method: "post" })}
-          >
-            Save details
-          </Button>
-        </InlineStack>
-      </BlockStack>
-    </Card>
+    <SectionCard title="Details">
+      <ActionBanner result={fetcher.data} />
+      <FormLayout>
+        <TextField label="Title" autoComplete="off" value={form.title} onChange={set("title")} />
+        <TextField label="Handle" autoComplete="off" value={form.handle} onChange={set("handle")} helpText="Changing it changes the collection's URL." />
+        <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={set("description")} />
+        <TextField label="Image URL" autoComplete="off" value={form.image_url} onChange={set("image_url")} />
+        <Select label="Target gender" options={GENDER_OPTIONS} value={form.target_gender} onChange={set("target_gender")} />
+        <Select
+          label="Partner (vendor)"
+          options={[{ label: "None", value: "" }, ...vendors.map((v) => ({ label: v.name, value: v.id }))]}
+          value={form.partner_id}
+          onChange={set("partner_id")}
+        />
+      </FormLayout>
+      <InlineStack align="end">
+        <Button
+          variant="primary"
+          loading={fetcher.state !== "idle"}
+          onClick={() => fetcher.submit({ intent: "update", ...form, version: String(collection.version) }, { method: "post" })}
+        >
+          Save details
+        </Button>
+      </InlineStack>
+    </SectionCard>
   );
 }
-
-
 
 function ProductsCard({ collectionId, products, initialCandidates }: { collectionId: string; products: Item[]; initialCandidates: Candidate[] }) {
   const order = useFetcher<typeof action>();
   const change = useFetcher<typeof action>();
-  const search = useFetcher<typeof loader>();
-  const [items, setItems] = useState(products);
-  const query = useDebouncedInput("", (v) => search.load(`/app/collections/${encodeURIComponent(collectionId)}?pq=${encodeURIComponent(v)}`));
-  const storedKey = products.map((p) => p.id).join(",");
-  useEffect(() => setItems(products), [storedKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  const dirty = items.map((p) => p.id).join(",") !== storedKey;
+  const { items, setItems, dirty, discard } = useOrderDraft(products);
+  const search = usePickerSearch(`/app/collections/${encodeURIComponent(collectionId)}`, initialCandidates);
   const members = new Set(products.map((p) => p.id));
-  const candidates = (search.data?.picker ?? initialCandidates).filter((c) => !members.has(c.id));
+  const candidates = search.candidates.filter((c) => !members.has(c.id));
 
   const send = (intent: "add" | "remove", ids: string[]) => change.submit({ intent, products: JSON.stringify(ids.map(toProductGid)) }, { method: "post" });
 
   return (
     <Card>
       <BlockStack gap="400">
-        <InlineStack align="space-between" blockAlign="center">
-          <Text as="h2" variant="headingMd">
-            Products ({products.length})
-          </Text>
-          <InlineStack gap="200">
-            {dirty ? (
-              <Button onClick={() => setItems(products)} disabled={order.state !== "idle"}>
-                Discard order
-              </Button>
-            ) : null}
-            <Button
-              variant="primary"
-              disabled={!dirty}
-              loading={order.state !== "idle"}
-              onClick={() => order.submit({ intent: "order", products: JSON.stringify(items.map((p) => p.id)) }, { method: "post" })}
-            >
-              Save order
-            </Button>
-          </InlineStack>
-        </InlineStack>
+        <OrderHeader
+          title={`Products (${products.length})`}
+          dirty={dirty}
+          saving={order.state !== "idle"}
+          onDiscard={discard}
+          onSave={() => order.submit({ intent: "order", products: JSON.stringify(items.map((p) => p.id)) }, { method: "post" })}
+          discardLabel="Discard order"
+          saveLabel="Save order"
+        />
         <ActionBanner result={order.data} />
         <ActionBanner result={change.data} />
-        {items.length === 0 ? (
-          <Text as="p">No products yet: search the catalogue below and add some. A collection needs products before it can be published.</Text>
-        ) : (
-          <SortableList
-            items={items}
-            onChange={setItems}
-            label="Products in collection order"
-            testId="collection-products"
-            itemTestId="collection-product"
-            nameOf={(p) => p.title}
-            renderItem={(p) => (
-              <ProductSummary product={p} details={`${p.vendor} · ${p.priceRange.minVariantPrice.amount} ${p.priceRange.minVariantPrice.currencyCode} · ${GENDER_LABEL[p.target_gender]}`} />
-            )}
-            renderActions={(p) => (
-              <Button size="slim" tone="critical" variant="plain" disabled={dirty} onClick={() => send("remove", [p.id])} accessibilityLabel={`Remove ${p.title}`}>
-                Remove
-              </Button>
-            )}
-          />
-        )}
+        <SortableProducts
+          items={items}
+          onChange={setItems}
+          label="Products in collection order"
+          emptyText="No products yet: search the catalogue below and add some. A collection needs products before it can be published."
+          testId="collection-products"
+          itemTestId="collection-product"
+          details={(p) => `${p.vendor} · ${p.priceRange.minVariantPrice.amount} ${p.priceRange.minVariantPrice.currencyCode} · ${GENDER_LABEL[p.target_gender]}`}
+          onRemove={(p) => send("remove", [p.id])}
+          removeDisabled={dirty}
+        />
         <ProductCandidates
           label="Add products"
           placeholder="Search the catalogue by title, type, vendor or tag"
           helpText={dirty ? "Save or discard the new order before adding products." : undefined}
-          query={query}
+          query={search.query}
           candidates={candidates}
           emptyText="No products to add match."
           details={(c) => `${c.vendor} · ${GENDER_LABEL[c.target_gender]}`}

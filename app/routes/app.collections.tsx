@@ -6,18 +6,32 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation, useOutlet, type ShouldRevalidateFunction } from "@remix-run/react";
-import { Badge, BlockStack, Button, Card, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Select, Text, TextField } from "@shopify/polaris";
+import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { BlockStack, Button, Card, IndexTable, InlineStack, Layout, Modal, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
-import { TargetGender } from "~/contract/common";
 import { collectionsEndpoints } from "~/contract/collections";
 import { getAppContext } from "~/context.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createCollection, listCollections, orderCollections, setFeatured } from "~/services/collections.server";
-import { BarChart } from "~/components/BarChart";
-import { listParam, parseListParams, rangeLabel, type ActionResult } from "~/lib/admin-list";
-import { ActionBanner, ActionBannerSection, ListFooter, SortableList, StatusTabs, useListParams, useQueryParam } from "~/components/admin";
+import { listParam, parseListParams, type ActionResult } from "~/lib/admin-list";
+import {
+  ActionBanner,
+  ActionBannerSection,
+  FormModal,
+  GENDER_LABEL,
+  GENDER_OPTIONS,
+  LinkedTitle,
+  ListOrDetail,
+  PagedFooter,
+  PageChartSection,
+  PublicationBadge,
+  SortableList,
+  StatusTabs,
+  useListParams,
+  revalidateOnDetailChange,
+  useQueryParam,
+} from "~/components/admin";
 
 const PAGE_SIZE = 20;
 const TABS = [
@@ -26,8 +40,6 @@ const TABS = [
   { id: "draft", label: "Drafts" },
   { id: "archived", label: "Archived" },
 ] as const;
-const STATUS_TONE: Record<string, "success" | "attention" | undefined> = { active: "success", draft: "attention", archived: undefined };
-const GENDER_LABEL: Record<string, string> = { both: "Unisex", menswear: "Menswear", womenswear: "Womenswear" };
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -46,12 +58,17 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   return { list, all: all.collections.map((c) => ({ id: c.id, title: c.title, status: c.status })), tab, page, q };
 };
 
-/**
- * The list skips its queries while a detail page shows; coming back from a detail page (same
- * pathname for this route's match) must load the list again.
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentParams, nextParams, defaultShouldRevalidate }) =>
-  currentParams.id !== nextParams.id || defaultShouldRevalidate;
+/** The list skips its queries while a detail page shows: coming back from one loads it again. */
+export const shouldRevalidate = revalidateOnDetailChange;
+
+/** A JSON field of the form; null when it is not JSON (the schema then refuses it). */
+const parseJson = (v: FormDataEntryValue) => {
+  try {
+    return JSON.parse(String(v)) as unknown;
+  } catch {
+    return null;
+  }
+};
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -76,7 +93,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       return { ok: true, message: `“${c.title}” is ${c.featured ? "now featured" : "no longer featured"}.` } satisfies ActionResult;
     }
     if (intent === "order") {
-      const parsed = collectionsEndpoints.collectionsAdminOrder.body.safeParse({ ids: JSON.parse(String(form.get("ids") ?? "[]")) });
+      const parsed = collectionsEndpoints.collectionsAdminOrder.body.safeParse({ ids: parseJson(form.get("ids") ?? "[]") });
       if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => i.message).join("; ") } satisfies ActionResult;
       await orderCollections(ctx.db, parsed.data.ids);
       return { ok: true, message: "Collection order saved." } satisfies ActionResult;
@@ -93,9 +110,7 @@ type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 type Row = NonNullable<Data["list"]>["collections"][number];
 
 export default function CollectionsRoute() {
-  const outlet = useOutlet();
-  if (outlet) return outlet;
-  return <CollectionsList />;
+  return <ListOrDetail list={<CollectionsList />} />;
 }
 
 function CollectionsList() {
@@ -151,20 +166,10 @@ function CollectionsList() {
               {list.collections.map((c, i) => (
                 <IndexTable.Row id={c.id} key={c.id} position={i}>
                   <IndexTable.Cell>
-                    <BlockStack gap="050">
-                      <Link to={`/app/collections/${c.id}`} data-testid="collection-link">
-                        <Text as="span" fontWeight="semibold">
-                          {c.title}
-                        </Text>
-                      </Link>
-                      <Text as="span" tone="subdued" variant="bodySm">
-                        {c.handle}
-                        {c.partner_id ? " · partner" : ""}
-                      </Text>
-                    </BlockStack>
+                    <LinkedTitle to={`/app/collections/${c.id}`} testId="collection-link" title={c.title} details={`${c.handle}${c.partner_id ? " · partner" : ""}`} />
                   </IndexTable.Cell>
                   <IndexTable.Cell>
-                    <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>
+                    <PublicationBadge status={c.status} />
                   </IndexTable.Cell>
                   <IndexTable.Cell>{GENDER_LABEL[c.target_gender]}</IndexTable.Cell>
                   <IndexTable.Cell>
@@ -183,27 +188,10 @@ function CollectionsList() {
                 </IndexTable.Row>
               ))}
             </IndexTable>
-            <ListFooter
-              summary={rangeLabel(page * PAGE_SIZE, PAGE_SIZE, list.total)}
-              page={page + 1}
-              pageCount={Math.ceil(list.total / PAGE_SIZE)}
-              onPage={(p) => setParam("page", String(p - 1))}
-              showPageLabel={false}
-            />
+            <PagedFooter page={page} pageSize={PAGE_SIZE} total={list.total} onPage={(p) => setParam("page", String(p))} />
           </Card>
         </Layout.Section>
-        {list.collections.length > 0 ? (
-          <Layout.Section>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  Views per collection (this page)
-                </Text>
-                <BarChart data={list.collections.map((c) => ({ label: c.title.length > 15 ? `${c.title.slice(0, 14)}…` : c.title, value: c.view_count }))} />
-              </BlockStack>
-            </Card>
-          </Layout.Section>
-        ) : null}
+        <PageChartSection title="Views per collection (this page)" data={list.collections.map((c) => ({ name: c.title, value: c.view_count }))} />
       </Layout>
       {creating ? <CreateModal onClose={() => setCreating(false)} /> : null}
       {ordering ? (
@@ -248,44 +236,17 @@ function FeaturedToggle({ row }: { row: Row }) {
 function CreateModal({ onClose }: { onClose: () => void }) {
   const fetcher = useFetcher<typeof action>();
   const [form, setForm] = useState({ title: "", description: "", target_gender: "both" });
-  const result = fetcher.data as ActionResult | undefined;
+  // A creation answers a redirect to the new collection; only a refusal comes back as data.
+  const answered = { state: fetcher.state, data: fetcher.data as ActionResult | undefined };
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title="Create collection"
-      primaryAction={{
-        content: "Create draft",
-        loading: fetcher.state !== "idle",
-        onAction: () => fetcher.submit({ intent: "create", ...form }, { method: "post" }),
-      }}
-      secondaryActions={[{ content: "Cancel", onAction: onClose }]}
-    >
-      <Modal.Section>
-        <BlockStack gap="300">
-          <ActionBanner result={result} errorsOnly />
-          <FormLayout>
-            <TextField label="Title" autoComplete="off" value={form.title} onChange={(title) => setForm({ ...form, title })} />
-            <TextField
-              label="Description"
-              autoComplete="off"
-              multiline={3}
-              value={form.description}
-              onChange={(description) => setForm({ ...form, description })}
-            />
-            <Select
-              label="Target gender"
-              options={TargetGender.options.map((g) => ({ label: GENDER_LABEL[g], value: g }))}
-              value={form.target_gender}
-              onChange={(target_gender) => setForm({ ...form, target_gender })}
-            />
-          </FormLayout>
-          <Text as="p" tone="subdued">
-            The collection starts as a draft: add products, then publish it.
-          </Text>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+    <FormModal title="Create collection" submitLabel="Create draft" fetcher={answered} onSubmit={() => fetcher.submit({ intent: "create", ...form }, { method: "post" })} onClose={onClose}>
+      <TextField label="Title" autoComplete="off" value={form.title} onChange={(title) => setForm({ ...form, title })} />
+      <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={(description) => setForm({ ...form, description })} />
+      <Select label="Target gender" options={GENDER_OPTIONS} value={form.target_gender} onChange={(target_gender) => setForm({ ...form, target_gender })} />
+      <Text as="p" tone="subdued">
+        The collection starts as a draft: add products, then publish it.
+      </Text>
+    </FormModal>
   );
 }
 
@@ -325,7 +286,7 @@ function OrderModal({ items: initial, onClose, onDone }: { items: Data["all"]; o
             renderItem={(c) => (
               <InlineStack gap="200" blockAlign="center">
                 <Text as="span">{c.title}</Text>
-                <Badge tone={STATUS_TONE[c.status]}>{c.status}</Badge>
+                <PublicationBadge status={c.status} />
               </InlineStack>
             )}
           />

@@ -5,23 +5,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Card, FormLayout, InlineStack, Layout, Modal, Page, Tabs, Text, TextField } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { Badge, BlockStack, Card, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
 import { dropsEndpoints } from "~/contract/drops";
 import { getAppContext } from "~/context.server";
-import { ApiError } from "~/api/errors.server";
+import type { ActionResult } from "~/lib/admin-list";
+import { answerRefusals, invalidInput, isoOrNull as iso, utcFromLocalInput } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createDrop, listDrops } from "~/services/drops.server";
+import { DropStatusBadge, FormModal, StatusTabs } from "~/components/admin";
 
 const TABS = [
-  { id: "all", content: "All" },
-  { id: "scheduled", content: "Scheduled" },
-  { id: "draft", content: "Drafts" },
-  { id: "published", content: "Published" },
-  { id: "cancelled", content: "Cancelled" },
+  { id: "all", label: "All" },
+  { id: "scheduled", label: "Scheduled" },
+  { id: "draft", label: "Drafts" },
+  { id: "published", label: "Published" },
+  { id: "cancelled", label: "Cancelled" },
 ] as const;
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await requireAdmin(request, "drops.manage");
@@ -41,11 +41,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   };
 };
 
-type ActionResult = { ok: true; message: string } | { ok: false; error: string };
-
-/** `datetime-local` values are read as UTC (the page shows every time in UTC). */
-const utcFromLocalInput = (v: string) => (v ? `${v}Z` : null);
-
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "drops.manage");
   const ctx = getAppContext();
@@ -56,17 +51,12 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     description: String(form.get("description") ?? "") || null,
     scheduled_publish_date: utcFromLocalInput(String(form.get("date") ?? "")),
   });
-  if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") };
-  try {
+  if (!parsed.success) return invalidInput(parsed.error);
+  return answerRefusals(async () => {
     const drop = await createDrop(ctx, parsed.data);
     throw redirect(`/app/drops/${drop.id}`);
-  } catch (e) {
-    if (e instanceof ApiError) return { ok: false, error: e.message };
-    throw e;
-  }
+  });
 };
-
-const STATUS_TONE = { draft: undefined, scheduled: "info", published: "success", cancelled: "critical" } as const;
 
 const monthLabel = (isoDate: string) => new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(isoDate));
 const dayLabel = (isoDate: string) =>
@@ -96,7 +86,7 @@ export default function Drops() {
         <Layout.Section>
           <BlockStack gap="400">
             <Card padding="0">
-              <Tabs tabs={TABS.map((t) => ({ ...t }))} selected={TABS.findIndex((t) => t.id === tab)} onSelect={(i) => setParams(i === 0 ? {} : { status: TABS[i].id })} />
+              <StatusTabs tabs={TABS} selected={tab} onSelect={(id) => setParams(id === "all" ? {} : { status: id })} />
             </Card>
             {groups.length === 0 ? (
               <Card>
@@ -130,7 +120,7 @@ export default function Drops() {
                           {d.product_count} product{d.product_count === 1 ? "" : "s"}
                         </Text>
                         {d.notified_at ? <Badge tone="success">Notified</Badge> : null}
-                        <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
+                        <DropStatusBadge status={d.status} />
                       </InlineStack>
                     </InlineStack>
                   ))}
@@ -148,34 +138,18 @@ export default function Drops() {
 function CreateDropModal({ onClose }: { onClose: () => void }) {
   const fetcher = useFetcher<typeof action>();
   const [form, setForm] = useState({ name: "", description: "", date: "" });
-  useEffect(() => {
-    if (fetcher.data?.ok) onClose();
-  }, [fetcher.data, onClose]);
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title="Create drop"
-      primaryAction={{ content: "Create", onAction: () => fetcher.submit({ intent: "create", ...form }, { method: "post" }), loading: fetcher.state !== "idle" }}
-      secondaryActions={[{ content: "Cancel", onAction: onClose }]}
-    >
-      <Modal.Section>
-        <BlockStack gap="300">
-          {fetcher.data && !fetcher.data.ok ? <Banner tone="critical">{fetcher.data.error}</Banner> : null}
-          <FormLayout>
-            <TextField label="Name" autoComplete="off" value={form.name} onChange={(name) => setForm({ ...form, name })} />
-            <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={(description) => setForm({ ...form, description })} />
-            <TextField
-              label="Publish date (UTC)"
-              type="datetime-local"
-              autoComplete="off"
-              value={form.date}
-              onChange={(date) => setForm({ ...form, date })}
-              helpText="Optional: leave empty to keep the drop as a draft and set the date later."
-            />
-          </FormLayout>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+    <FormModal title="Create drop" submitLabel="Create" fetcher={fetcher} onSubmit={() => fetcher.submit({ intent: "create", ...form }, { method: "post" })} onClose={onClose}>
+      <TextField label="Name" autoComplete="off" value={form.name} onChange={(name) => setForm({ ...form, name })} />
+      <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={(description) => setForm({ ...form, description })} />
+      <TextField
+        label="Publish date (UTC)"
+        type="datetime-local"
+        autoComplete="off"
+        value={form.date}
+        onChange={(date) => setForm({ ...form, date })}
+        helpText="Optional: leave empty to keep the drop as a draft and set the date later."
+      />
+    </FormModal>
   );
 }

@@ -5,32 +5,30 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, ChoiceList, FormLayout, InlineStack, Layout, Modal, Page, Pagination, Text, TextField } from "@shopify/polaris";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { BlockStack, Button, ChoiceList, FormLayout, InlineStack, Layout, Page, Pagination, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { dropsEndpoints } from "~/contract/drops";
 import { getAppContext } from "~/context.server";
-import { ApiError } from "~/api/errors.server";
+import type { ActionResult } from "~/lib/admin-list";
+import { answerRefusals, invalidInput, isoOrNull as iso, orNotFound, productPickerResults, utcFromLocalInput } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { staffError } from "~/lib/staff-errors";
 import { deleteDrop, dropCompanions, getDrop, notifyDrop, setDropProducts, setScheduledPublishDate, updateDrop } from "~/services/drops.server";
-import { searchProductsForPicker } from "~/services/styles.server";
-import { CatalogueProductPicker, ProductThumb } from "~/components/CatalogueProductPicker";
+import { CatalogueProductPicker } from "~/components/CatalogueProductPicker";
+import { ActionBannerSection, ConfirmModal, CuratedProductRow, DropStatusBadge, SectionCard, useIntentFetcher } from "~/components/admin";
 
 const PAGE = 60;
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "drops.manage");
   const ctx = getAppContext();
   const url = new URL(request.url);
-  const pq = url.searchParams.get("pq");
   const skip = Math.max(0, Number(url.searchParams.get("skip")) || 0);
-  try {
+  return orNotFound("This drop does not exist (it may have been deleted)", async () => {
     // One query after another: the embedded database does not take concurrent statement streams well.
     const drop = await getDrop(ctx.db, params.id!, true);
     const companions = await dropCompanions(ctx.db, params.id!, { skip, take: PAGE });
-    const picker = pq ? await searchProductsForPicker(ctx.db, pq, 15) : null;
+    const { picker, pickerQuery } = await productPickerResults(ctx.db, url.searchParams);
     return {
       drop: { ...drop, scheduled_publish_date: iso(drop.scheduled_publish_date), notified_at: iso(drop.notified_at), created_at: iso(drop.created_at), updated_at: iso(drop.updated_at) },
       companions: {
@@ -42,23 +40,17 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         })),
       },
       picker,
-      pickerQuery: pq,
+      pickerQuery,
     };
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw staffError(404, "This drop does not exist (it may have been deleted)");
-    throw e;
-  }
+  });
 };
-
-type ActionResult = { ok: true; message: string } | { ok: false; error: string };
-const issues = (e: { issues: { path: PropertyKey[]; message: string }[] }) => e.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "drops.manage");
   const ctx = getAppContext();
   const id = params.id!;
   const form = await request.formData();
-  try {
+  return answerRefusals<ActionResult>(async () => {
     switch (form.get("intent")) {
       case "update": {
         const parsed = dropsEndpoints.dropsUpdate.body.safeParse({
@@ -66,26 +58,35 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
           description: String(form.get("description") ?? "") || null,
           image_url: String(form.get("image_url") ?? "") || null,
         });
-        if (!parsed.success) return { ok: false, error: issues(parsed.error) };
+        if (!parsed.success) return invalidInput(parsed.error);
         await updateDrop(ctx, id, parsed.data);
         return { ok: true, message: "Drop saved." };
       }
       case "status": {
         const parsed = dropsEndpoints.dropsUpdate.body.safeParse({ name: form.get("name"), status: form.get("status") });
-        if (!parsed.success) return { ok: false, error: issues(parsed.error) };
+        if (!parsed.success) return invalidInput(parsed.error);
         const d = await updateDrop(ctx, id, parsed.data);
-        return { ok: true, message: d.status === "cancelled" ? "Drop cancelled; its products' scheduled publishing was withdrawn." : d.status === "scheduled" ? "Drop reopened and scheduled again." : "Drop is a draft again." };
+        return {
+          ok: true,
+          message:
+            d.status === "cancelled" ? "Drop cancelled; its products' scheduled publishing was withdrawn." : d.status === "scheduled" ? "Drop reopened and scheduled again." : "Drop is a draft again.",
+        };
       }
       case "schedule": {
         const value = String(form.get("date") ?? "");
-        const parsed = dropsEndpoints.dropsSetScheduledPublishDate.body.safeParse({ scheduled_publish_date: value ? `${value}Z` : undefined });
-        if (!parsed.success) return { ok: false, error: value ? issues(parsed.error) : "Choose a publish date" };
+        const parsed = dropsEndpoints.dropsSetScheduledPublishDate.body.safeParse({ scheduled_publish_date: utcFromLocalInput(value) ?? undefined });
+        if (!parsed.success) return value ? invalidInput(parsed.error) : { ok: false, error: "Choose a publish date" };
         const d = await setScheduledPublishDate(ctx, id, parsed.data.scheduled_publish_date);
-        return { ok: true, message: `Scheduled for ${new Date(d.scheduled_publish_date!).toISOString().slice(0, 16).replace("T", " ")} UTC; ${d.product_count} product${d.product_count === 1 ? "" : "s"} will publish then.` };
+        return {
+          ok: true,
+          message: `Scheduled for ${new Date(d.scheduled_publish_date!).toISOString().slice(0, 16).replace("T", " ")} UTC; ${d.product_count} product${
+            d.product_count === 1 ? "" : "s"
+          } will publish then.`,
+        };
       }
       case "products": {
         const parsed = dropsEndpoints.dropsSetCompanions.body.safeParse({ shopify_products_ids: form.getAll("shopify_products_ids") });
-        if (!parsed.success) return { ok: false, error: issues(parsed.error) };
+        if (!parsed.success) return invalidInput(parsed.error);
         const d = await setDropProducts(ctx, id, parsed.data.shopify_products_ids);
         return { ok: true, message: `The drop has ${d.product_count} product${d.product_count === 1 ? "" : "s"}.` };
       }
@@ -99,11 +100,12 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
           skip: Number(form.get("skip") || 0),
           limit: Number(form.get("limit") || 100),
         });
-        if (!parsed.success) return { ok: false, error: issues(parsed.error) };
+        if (!parsed.success) return invalidInput(parsed.error);
         if (parsed.data.emails && parsed.data.emails.length === 0) return { ok: false, error: "Enter at least one email address" };
         const r = await notifyDrop(ctx, id, parsed.data);
         const who = parsed.data.emails ? "addresses" : "active users";
-        return { ok: true, message: `Queued ${r.queued} email${r.queued === 1 ? "" : "s"} (${who} ${r.total === 0 ? "0" : `${Math.min(r.skip + 1, r.total)}–${r.skip + r.queued}`} of ${r.total}).` };
+        const which = r.queued > 0 ? `${who} ${r.skip + 1}–${r.skip + r.queued} of ${r.total}` : r.total > 0 ? `Skip ${r.skip} passes all ${r.total} ${who}` : `${who} 0 of 0`;
+        return { ok: true, message: `Queued ${r.queued} email${r.queued === 1 ? "" : "s"} (${which}).` };
       }
       case "delete":
         await deleteDrop(ctx, id);
@@ -111,34 +113,21 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       default:
         return { ok: false, error: "Unknown action" };
     }
-  } catch (e) {
-    if (e instanceof ApiError) return { ok: false, error: e.message };
-    throw e;
-  }
+  });
 };
-
-const STATUS_TONE = { draft: undefined, scheduled: "info", published: "success", cancelled: "critical" } as const;
-const utc = (isoDate: string) =>
-  `${new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "UTC" }).format(new Date(isoDate))} UTC`;
+const utc = (isoDate: string) => `${new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "UTC" }).format(new Date(isoDate))} UTC`;
 
 export default function DropDetail() {
   const { drop, companions } = useLoaderData<typeof loader>();
-  const fetcher = useFetcher<typeof action>();
+  const { fetcher, submit, busy, busyWith } = useIntentFetcher<typeof action>();
   const [params, setParams] = useSearchParams();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [details, setDetails] = useState({ name: drop.name, description: drop.description ?? "", image_url: drop.image_url ?? "" });
   const [date, setDate] = useState(drop.scheduled_publish_date ? drop.scheduled_publish_date.slice(0, 16) : "");
   const [audience, setAudience] = useState<"active" | "emails">("active");
   const [notify, setNotify] = useState({ emails: "", skip: "0", limit: "100" });
-  const busy = fetcher.state !== "idle";
-  const busyWith = (intent: string) => busy && fetcher.formData?.get("intent") === intent;
   const ids = drop.shopify_products_ids;
 
-  const submit = (data: Record<string, string | string[]>) => {
-    const fd = new FormData();
-    for (const [k, v] of Object.entries(data)) for (const x of Array.isArray(v) ? v : [v]) fd.append(k, x);
-    fetcher.submit(fd, { method: "post" });
-  };
   const editable = drop.status === "draft" || drop.status === "scheduled";
   const secondary = [
     ...(drop.status === "scheduled" ? [{ content: "Unschedule", onAction: () => submit({ intent: "status", name: drop.name, status: "draft" }) }] : []),
@@ -150,153 +139,116 @@ export default function DropDetail() {
   return (
     <Page
       title={drop.name}
-      titleMetadata={<Badge tone={STATUS_TONE[drop.status]}>{drop.status}</Badge>}
+      titleMetadata={<DropStatusBadge status={drop.status} />}
       subtitle={drop.scheduled_publish_date ? utc(drop.scheduled_publish_date) : "No publish date yet"}
       backAction={{ content: "Drops", url: "/app/drops" }}
       secondaryActions={secondary}
     >
       <Layout>
-        {fetcher.data ? (
-          <Layout.Section>
-            {fetcher.data.ok ? (
-              <Banner tone="success">
-                <span data-testid="drop-result">{fetcher.data.message}</span>
-              </Banner>
-            ) : (
-              <Banner tone="critical">
-                <span data-testid="drop-result">{fetcher.data.error}</span>
-              </Banner>
-            )}
-          </Layout.Section>
-        ) : null}
+        <ActionBannerSection result={fetcher.data} testId="drop-result" />
         <Layout.Section>
           <BlockStack gap="400">
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  Products ({drop.product_count})
+            <SectionCard title={`Products (${drop.product_count})`}>
+              {editable || drop.status === "published" ? (
+                <CatalogueProductPicker searchPath={`/app/drops/${drop.id}`} selected={ids} busy={busy} onAdd={(add) => submit({ intent: "products", shopify_products_ids: [...ids, ...add] })} />
+              ) : null}
+              {companions.products.length === 0 ? (
+                <Text as="p" tone="subdued">
+                  No products in this drop yet.
                 </Text>
-                {editable || drop.status === "published" ? (
-                  <CatalogueProductPicker searchPath={`/app/drops/${drop.id}`} selected={ids} busy={busy} onAdd={(add) => submit({ intent: "products", shopify_products_ids: [...ids, ...add] })} />
-                ) : null}
-                {companions.products.length === 0 ? (
-                  <Text as="p" tone="subdued">
-                    No products in this drop yet.
-                  </Text>
-                ) : (
-                  companions.products.map((p) => (
-                    <InlineStack key={p.id} align="space-between" blockAlign="center" wrap={false} gap="200">
-                      <InlineStack gap="200" blockAlign="center" wrap={false}>
-                        <ProductThumb url={p.featuredImage?.url} alt={p.featuredImage?.altText ?? p.title} />
-                        <BlockStack>
-                          <Text as="span" fontWeight="medium">
-                            <span data-testid="drop-product">{p.title}</span>
-                          </Text>
-                          <Text as="span" tone="subdued" variant="bodySm">
-                            {p.companion?.scheduled_publish_date ? `Publishes ${p.companion.scheduled_publish_date.slice(0, 16).replace("T", " ")} UTC` : p.publishedAt ? "Published" : "Not scheduled"}
-                          </Text>
-                        </BlockStack>
-                      </InlineStack>
-                      {editable ? (
-                        <Button size="slim" variant="plain" tone="critical" accessibilityLabel={`Remove ${p.title}`} onClick={() => submit({ intent: "products", shopify_products_ids: ids.filter((x) => x !== p.id) })}>
-                          Remove
-                        </Button>
-                      ) : null}
-                    </InlineStack>
-                  ))
-                )}
-                {companions.total > PAGE ? (
-                  <InlineStack align="center">
-                    <Pagination
-                      hasPrevious={companions.skip > 0}
-                      onPrevious={() => setParams({ ...Object.fromEntries(params), skip: String(Math.max(0, companions.skip - PAGE)) })}
-                      hasNext={companions.skip + PAGE < companions.total}
-                      onNext={() => setParams({ ...Object.fromEntries(params), skip: String(companions.skip + PAGE) })}
-                    />
-                  </InlineStack>
-                ) : null}
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  Details
-                </Text>
-                <FormLayout>
-                  <TextField label="Name" autoComplete="off" value={details.name} onChange={(name) => setDetails({ ...details, name })} />
-                  <TextField label="Description" autoComplete="off" multiline={3} value={details.description} onChange={(description) => setDetails({ ...details, description })} />
-                  <TextField label="Image URL" autoComplete="off" value={details.image_url} onChange={(image_url) => setDetails({ ...details, image_url })} />
-                  <InlineStack align="end">
-                    <Button onClick={() => submit({ intent: "update", ...details })} loading={busyWith("update")}>
-                      Save details
-                    </Button>
-                  </InlineStack>
-                </FormLayout>
-              </BlockStack>
-            </Card>
+              ) : (
+                companions.products.map((p) => (
+                  <CuratedProductRow
+                    key={p.id}
+                    product={p}
+                    testId="drop-product"
+                    details={p.companion?.scheduled_publish_date ? `Publishes ${p.companion.scheduled_publish_date.slice(0, 16).replace("T", " ")} UTC` : p.publishedAt ? "Published" : "Not scheduled"}
+                    onRemove={editable ? () => submit({ intent: "products", shopify_products_ids: ids.filter((x) => x !== p.id) }) : undefined}
+                  />
+                ))
+              )}
+              {companions.total > PAGE ? (
+                <InlineStack align="center">
+                  <Pagination
+                    hasPrevious={companions.skip > 0}
+                    onPrevious={() => setParams({ ...Object.fromEntries(params), skip: String(Math.max(0, companions.skip - PAGE)) })}
+                    hasNext={companions.skip + PAGE < companions.total}
+                    onNext={() => setParams({ ...Object.fromEntries(params), skip: String(companions.skip + PAGE) })}
+                  />
+                </InlineStack>
+              ) : null}
+            </SectionCard>
+            <SectionCard title="Details">
+              <FormLayout>
+                <TextField label="Name" autoComplete="off" value={details.name} onChange={(name) => setDetails({ ...details, name })} />
+                <TextField label="Description" autoComplete="off" multiline={3} value={details.description} onChange={(description) => setDetails({ ...details, description })} />
+                <TextField label="Image URL" autoComplete="off" value={details.image_url} onChange={(image_url) => setDetails({ ...details, image_url })} />
+                <InlineStack align="end">
+                  <Button onClick={() => submit({ intent: "update", ...details })} loading={busyWith("update")}>
+                    Save details
+                  </Button>
+                </InlineStack>
+              </FormLayout>
+            </SectionCard>
           </BlockStack>
         </Layout.Section>
         <Layout.Section variant="oneThird">
           <BlockStack gap="400">
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  Publish date
-                </Text>
-                <Text as="p" tone="subdued">
-                  Setting a date schedules the publishing of every product of the drop on it.
-                </Text>
-                <TextField label="Publish date (UTC)" type="datetime-local" autoComplete="off" value={date} onChange={setDate} disabled={!editable} />
-                <Button variant="primary" onClick={() => submit({ intent: "schedule", date })} loading={busyWith("schedule")} disabled={!editable}>
-                  Set date
-                </Button>
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  Notify shoppers
-                </Text>
-                <ChoiceList
-                  title="Send the drop notice to"
-                  choices={[
-                    { label: "Active users (viewed a product or ordered in the last 90 days)", value: "active" },
-                    { label: "These email addresses", value: "emails" },
-                  ]}
-                  selected={[audience]}
-                  onChange={(v) => setAudience(v[0] as "active" | "emails")}
+            <SectionCard title="Publish date">
+              <Text as="p" tone="subdued">
+                Setting a date schedules the publishing of every product of the drop on it.
+              </Text>
+              <TextField label="Publish date (UTC)" type="datetime-local" autoComplete="off" value={date} onChange={setDate} disabled={!editable} />
+              <Button variant="primary" onClick={() => submit({ intent: "schedule", date })} loading={busyWith("schedule")} disabled={!editable}>
+                Set date
+              </Button>
+            </SectionCard>
+            <SectionCard title="Notify shoppers">
+              <ChoiceList
+                title="Send the drop notice to"
+                choices={[
+                  { label: "Active users (viewed a product or ordered in the last 90 days)", value: "active" },
+                  { label: "These email addresses", value: "emails" },
+                ]}
+                selected={[audience]}
+                onChange={(v) => setAudience(v[0] as "active" | "emails")}
+              />
+              {audience === "emails" ? (
+                <TextField
+                  label="Email addresses"
+                  helpText="Separate with commas or new lines."
+                  multiline={3}
+                  autoComplete="off"
+                  value={notify.emails}
+                  onChange={(emails) => setNotify({ ...notify, emails })}
                 />
-                {audience === "emails" ? (
-                  <TextField label="Email addresses" helpText="Separate with commas or new lines." multiline={3} autoComplete="off" value={notify.emails} onChange={(emails) => setNotify({ ...notify, emails })} />
-                ) : null}
-                <FormLayout.Group>
-                  <TextField label="Skip" type="number" min={0} autoComplete="off" value={notify.skip} onChange={(skip) => setNotify({ ...notify, skip })} />
-                  <TextField label="Limit" type="number" min={1} max={500} autoComplete="off" value={notify.limit} onChange={(limit) => setNotify({ ...notify, limit })} />
-                </FormLayout.Group>
-                <Button onClick={() => submit({ intent: "notify", audience, ...notify })} loading={busyWith("notify")} disabled={drop.status === "cancelled"}>
-                  Send notice
-                </Button>
-                {drop.notified_at ? (
-                  <Text as="p" tone="subdued">
-                    Last notice queued {utc(drop.notified_at)}.
-                  </Text>
-                ) : null}
-              </BlockStack>
-            </Card>
+              ) : null}
+              <FormLayout.Group>
+                <TextField label="Skip" type="number" min={0} autoComplete="off" value={notify.skip} onChange={(skip) => setNotify({ ...notify, skip })} />
+                <TextField label="Limit" type="number" min={1} max={500} autoComplete="off" value={notify.limit} onChange={(limit) => setNotify({ ...notify, limit })} />
+              </FormLayout.Group>
+              <Button onClick={() => submit({ intent: "notify", audience, ...notify })} loading={busyWith("notify")} disabled={drop.status === "cancelled"}>
+                Send notice
+              </Button>
+              {drop.notified_at ? (
+                <Text as="p" tone="subdued">
+                  Last notice queued {utc(drop.notified_at)}.
+                </Text>
+              ) : null}
+            </SectionCard>
           </BlockStack>
         </Layout.Section>
       </Layout>
-      <Modal
+      <ConfirmModal
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}
         title={`Delete ${drop.name}?`}
-        primaryAction={{ content: "Delete drop", destructive: true, onAction: () => submit({ intent: "delete" }), loading: busyWith("delete") }}
-        secondaryActions={[{ content: "Cancel", onAction: () => setConfirmDelete(false) }]}
+        confirmLabel="Delete drop"
+        onConfirm={() => submit({ intent: "delete" })}
+        loading={busyWith("delete")}
       >
-        <Modal.Section>
-          <Text as="p">{drop.status === "scheduled" ? "The drop is removed and its products' scheduled publishing is withdrawn." : "The drop is removed; its products stay in the catalogue."}</Text>
-        </Modal.Section>
-      </Modal>
+        <Text as="p">{drop.status === "scheduled" ? "The drop is removed and its products' scheduled publishing is withdrawn." : "The drop is removed; its products stay in the catalogue."}</Text>
+      </ConfirmModal>
     </Page>
   );
 }

@@ -16,9 +16,9 @@ import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { adminListProducts, adminProductFilterOptions, enqueueInventorySync, getInventoryJob, type AdminProductSort } from "~/services/catalog.server";
 import { companionStatusCounts } from "~/services/companion.server";
-import { BarChart } from "~/components/BarChart";
 import { listParam, parseListParams, rangeLabel } from "~/lib/admin-list";
 import { ActionBannerSection, ListFooter, useListParams, useQueryParam } from "~/components/admin";
+import { ChartCard } from "~/components/admin/ChartCard";
 
 const PAGE_SIZE = 25;
 // Kept here (not imported from the .server service) because the page renders them too.
@@ -293,14 +293,7 @@ function ProductsList() {
           </Card>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingSm">
-                Companions by status
-              </Text>
-              <BarChart data={(["active", "pending_review", "draft", "archived", "none"] as const).map((s) => ({ label: COMPANION_LABEL[s], value: counts[s] }))} />
-            </BlockStack>
-          </Card>
+          <ChartCard title="Companions by status" data={(["active", "pending_review", "draft", "archived", "none"] as const).map((s) => ({ label: COMPANION_LABEL[s], value: counts[s] }))} />
         </Layout.Section>
       </Layout>
     </Page>

@@ -9,27 +9,19 @@
  */
 import { Fragment, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, ChoiceList, Filters, IndexTable, InlineGrid, InlineStack, Layout, Modal, Page, Text, Thumbnail } from "@shopify/polaris";
-import { IdParams } from "~/contract/common";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, BlockStack, Button, Card, ChoiceList, Filters, IndexTable, InlineGrid, InlineStack, Layout, Page, Text, Thumbnail } from "@shopify/polaris";
 import { ProposalBulkBody, ProposalSourceSchema, ProposalStatusSchema, type ProposedVariantImage } from "~/contract/proposed-variant-images";
 import { getAppContext } from "~/context.server";
-import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { BarChart } from "~/components/BarChart";
-import { bulkOutcome, listParam, parseListParams, rangeLabel, type BulkFailure } from "~/lib/admin-list";
-import { ActionBannerSection, BeforeAfter, ListFooter, StatusTabs, useBulkSelection, useFetcherResult, useListParams, useQueryParam, useRowAction } from "~/components/admin";
+import { listParam, parseListParams, rangeLabel } from "~/lib/admin-list";
+import { ActionBannerSection, BeforeAfter, ListFooter, StatusTabs, useListParams, useQueryParam } from "~/components/admin";
+import { ChartCard } from "~/components/admin/ChartCard";
+import { CompareModal, QueueEmptyState, REVIEW_STATUS_LABEL as STATUS_LABEL, REVIEW_TABS as TABS, reviewStatusTone as statusTone, RowActions, useReviewQueue } from "~/components/admin/ReviewQueue";
+import { reviewQueueAction, type ReviewActionResult } from "~/lib/review-queue-action.server";
 import { approveProposal, bulkReview, listProposalGroups, proposalStats, rejectProposal, updateProposal } from "~/services/proposed-variant-images.server";
 
 const PAGE_SIZE = 10;
-const TABS = [
-  { id: "pending", label: "Pending" },
-  { id: "approved", label: "Approved" },
-  { id: "rejected", label: "Rejected" },
-  { id: "all", label: "All" },
-] as const;
-const STATUS_LABEL = { pending: "Pending", approved: "Approved", rejected: "Rejected" } as const;
-const statusTone = (s: string) => (s === "approved" ? "success" : s === "rejected" ? "critical" : "attention");
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await requireAdmin(request, "media.manage");
@@ -53,42 +45,27 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return { tab, source: source ?? "", q, list, stats };
 };
 
-type ActionResult = { ok: true; message: string; failures?: BulkFailure[] } | { ok: false; error: string };
+/** "Striped Breton Top – Navy / S" */
+const rowName = (p: { product: { title: string }; variant: { title: string } }) => `${p.product.title} – ${p.variant.title}`;
 
-export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
-  const { user } = await requireAdmin(request, "media.manage");
-  const ctx = getAppContext();
-  const form = await request.formData();
-  const intent = String(form.get("intent"));
-  try {
-    if (intent === "bulk-approve" || intent === "bulk-reject") {
-      const parsed = ProposalBulkBody.safeParse({ action: intent === "bulk-approve" ? "approve" : "reject", ids: form.getAll("ids") });
-      if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Select proposals first" };
-      const r = await bulkReview(ctx, parsed.data.action, parsed.data.ids, user.id);
-      return bulkOutcome(r, parsed.data.action === "approve" ? "approved" : "rejected", ["proposal", "proposals"]);
-    }
-    const id = IdParams.safeParse({ id: form.get("id") });
-    if (!id.success) return { ok: false, error: "Which proposal?" };
-    if (intent === "approve") {
-      const p = await approveProposal(ctx, id.data.id, user.id);
-      return { ok: true, message: `Approved: ${p.product.title} – ${p.variant.title} now shows the new image.` };
-    }
-    if (intent === "reject") {
-      const p = await rejectProposal(ctx, id.data.id, user.id);
-      return { ok: true, message: `Rejected the proposal for ${p.product.title} – ${p.variant.title}.` };
-    }
-    if (intent === "reopen") {
-      const p = await updateProposal(ctx, id.data.id, { status: "pending" }, user.id);
-      return { ok: true, message: `Reopened the proposal for ${p.product.title} – ${p.variant.title}.` };
-    }
-    return { ok: false, error: "Unknown action" };
-  } catch (e) {
-    const err = toApiError(e);
-    if (err.status >= 500 && err.status !== 503) throw e;
-    const reason = (err.details as { reason?: string } | undefined)?.reason;
-    return { ok: false, error: reason && reason !== err.message ? `${err.message}: ${reason}` : err.message };
-  }
-};
+export const action = ({ request }: ActionFunctionArgs): Promise<ReviewActionResult> =>
+  reviewQueueAction(request, {
+    permission: "media.manage",
+    intents: (ctx, reviewerId) => ({
+      bulk: { schema: ProposalBulkBody, run: (action, ids) => bulkReview(ctx, action, ids, reviewerId), nouns: ["proposal", "proposals"], noSelection: "Select proposals first" },
+      missingId: "Which proposal?",
+      row: {
+        approve: async (id) => `Approved: ${rowName(await approveProposal(ctx, id, reviewerId))} now shows the new image.`,
+        reject: async (id) => `Rejected the proposal for ${rowName(await rejectProposal(ctx, id, reviewerId))}.`,
+        reopen: async (id) => `Reopened the proposal for ${rowName(await updateProposal(ctx, id, { status: "pending" }, reviewerId))}.`,
+      },
+    }),
+    refusal: (err) => {
+      if (err.status >= 500 && err.status !== 503) return null;
+      const reason = (err.details as { reason?: string } | undefined)?.reason;
+      return reason && reason !== err.message ? `${err.message}: ${reason}` : err.message;
+    },
+  });
 
 const shortDate = (iso: string) => new Date(iso).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
 
@@ -105,21 +82,16 @@ export default function ProposedImages() {
   const { tab, source, q, list, stats } = useLoaderData<typeof loader>();
   const { setParam, reset } = useListParams();
   const navigation = useNavigation();
-  const { fetcher: rowAction, act, isBusy } = useRowAction<typeof action>();
-  const bulk = useFetcher<typeof action>();
   const query = useQueryParam(q, setParam);
   const [comparing, setComparing] = useState<ProposedVariantImage | null>(null);
 
   const proposals = list.groups.flatMap((g) => g.proposals);
-  const selection = useBulkSelection(proposals, bulk);
-  const { selectedIds } = selection;
   // The banner shows whichever answered last: a row action or a bulk action.
-  const [result, setResult] = useState<ActionResult | undefined>(undefined);
-  useFetcherResult(bulk, setResult);
-  useFetcherResult(rowAction, setResult);
+  const { act, isBusy, bulk, selection, bulkActions, result } = useReviewQueue<typeof action>(proposals);
+  const { selectedIds } = selection;
   const describeFailure = (id: string) => {
     const p = proposals.find((x) => x.id === id);
-    return p ? `${p.product.title} – ${p.variant.title}` : id;
+    return p ? rowName(p) : id;
   };
 
   let position = 0;
@@ -183,29 +155,26 @@ export default function ProposedImages() {
             </IndexTable.Cell>
             <IndexTable.Cell>{shortDate(p.created_at)}</IndexTable.Cell>
             <IndexTable.Cell>
-              {/* Buttons inside a selectable row: stop the click from toggling the row's selection. */}
-              <div onClick={(e) => e.stopPropagation()} role="presentation">
-                <InlineStack gap="200" wrap={false}>
-                  <Button variant="plain" onClick={() => setComparing(p)} accessibilityLabel={`Compare ${g.product.title} – ${p.variant.title}`}>
-                    Compare
+              <RowActions>
+                <Button variant="plain" onClick={() => setComparing(p)} accessibilityLabel={`Compare ${g.product.title} – ${p.variant.title}`}>
+                  Compare
+                </Button>
+                {p.status !== "approved" ? (
+                  <Button size="slim" variant="primary" onClick={() => act("approve", p.id)} loading={isBusy("approve", p.id)} accessibilityLabel={`Approve ${g.product.title} – ${p.variant.title}`}>
+                    Approve
                   </Button>
-                  {p.status !== "approved" ? (
-                    <Button size="slim" variant="primary" onClick={() => act("approve", p.id)} loading={isBusy("approve", p.id)} accessibilityLabel={`Approve ${g.product.title} – ${p.variant.title}`}>
-                      Approve
-                    </Button>
-                  ) : null}
-                  {p.status === "pending" ? (
-                    <Button size="slim" tone="critical" onClick={() => act("reject", p.id)} loading={isBusy("reject", p.id)} accessibilityLabel={`Reject ${g.product.title} – ${p.variant.title}`}>
-                      Reject
-                    </Button>
-                  ) : null}
-                  {p.status === "rejected" ? (
-                    <Button size="slim" onClick={() => act("reopen", p.id)} loading={isBusy("reopen", p.id)} accessibilityLabel={`Reopen ${g.product.title} – ${p.variant.title}`}>
-                      Reopen
-                    </Button>
-                  ) : null}
-                </InlineStack>
-              </div>
+                ) : null}
+                {p.status === "pending" ? (
+                  <Button size="slim" tone="critical" onClick={() => act("reject", p.id)} loading={isBusy("reject", p.id)} accessibilityLabel={`Reject ${g.product.title} – ${p.variant.title}`}>
+                    Reject
+                  </Button>
+                ) : null}
+                {p.status === "rejected" ? (
+                  <Button size="slim" onClick={() => act("reopen", p.id)} loading={isBusy("reopen", p.id)} accessibilityLabel={`Reopen ${g.product.title} – ${p.variant.title}`}>
+                    Reopen
+                  </Button>
+                ) : null}
+              </RowActions>
             </IndexTable.Cell>
           </IndexTable.Row>
         ))}
@@ -258,19 +227,10 @@ export default function ProposedImages() {
               itemCount={proposals.length}
               selectedItemsCount={selection.selectedItemsCount}
               onSelectionChange={selection.handleSelectionChange}
-              promotedBulkActions={[
-                { content: "Approve selected", onAction: () => selection.submit("bulk-approve") },
-                { content: "Reject selected", onAction: () => selection.submit("bulk-reject") },
-              ]}
+              promotedBulkActions={bulkActions}
               loading={bulk.state !== "idle"}
               headings={[{ title: "Variant" }, { title: "Current → proposed" }, { title: "Source" }, { title: "Status" }, { title: "Proposed" }, { title: "" }]}
-              emptyState={
-                <Box padding="600">
-                  <BlockStack gap="200" inlineAlign="center">
-                    <Text as="p">{tab === "pending" ? "Nothing to review: no pending proposals match." : "No proposals match."}</Text>
-                  </BlockStack>
-                </Box>
-              }
+              emptyState={<QueueEmptyState text={tab === "pending" ? "Nothing to review: no pending proposals match." : "No proposals match."} />}
             >
               {rows}
             </IndexTable>
@@ -284,82 +244,31 @@ export default function ProposedImages() {
         </Layout.Section>
         <Layout.Section>
           <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingSm">
-                  Proposals by status
-                </Text>
-                <div data-testid="stats-status">
-                  <BarChart data={(["pending", "approved", "rejected"] as const).map((s) => ({ label: STATUS_LABEL[s], value: stats.byStatus[s] }))} />
-                </div>
-                <Text as="p" tone="subdued">
-                  {stats.approvalRate === null ? "No reviews yet." : `${Math.round(stats.approvalRate * 100)}% of reviewed proposals were approved.`}
-                </Text>
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingSm">
-                  Proposals by source
-                </Text>
-                {stats.bySource.length ? <BarChart data={stats.bySource.map((s) => ({ label: s.source, value: s.total }))} /> : <Text as="p" tone="subdued">None yet.</Text>}
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingSm">
-                  {`Reviews per day (last ${stats.days} days)`}
-                </Text>
-                <BarChart data={reviewDays} />
-              </BlockStack>
-            </Card>
+            <ChartCard
+              title="Proposals by status"
+              testId="stats-status"
+              data={(["pending", "approved", "rejected"] as const).map((s) => ({ label: STATUS_LABEL[s], value: stats.byStatus[s] }))}
+              note={stats.approvalRate === null ? "No reviews yet." : `${Math.round(stats.approvalRate * 100)}% of reviewed proposals were approved.`}
+            />
+            <ChartCard title="Proposals by source" data={stats.bySource.map((s) => ({ label: s.source, value: s.total }))} empty="None yet." />
+            <ChartCard title={`Reviews per day (last ${stats.days} days)`} data={reviewDays} />
           </InlineGrid>
         </Layout.Section>
       </Layout>
       {comparing ? (
-        <Modal
-          open
+        <CompareModal
+          title={rowName(comparing)}
+          images={<SideBySide p={comparing} size={260} />}
+          onApprove={comparing.status !== "approved" ? () => act("approve", comparing.id) : undefined}
+          onReject={comparing.status === "pending" ? () => act("reject", comparing.id) : undefined}
+          rejectDestructive
           onClose={() => setComparing(null)}
-          title={`${comparing.product.title} – ${comparing.variant.title}`}
-          primaryAction={
-            comparing.status !== "approved"
-              ? {
-                  content: "Approve",
-                  onAction: () => {
-                    act("approve", comparing.id);
-                    setComparing(null);
-                  },
-                }
-              : undefined
-          }
-          secondaryActions={[
-            ...(comparing.status === "pending"
-              ? [
-                  {
-                    content: "Reject",
-                    destructive: true,
-                    onAction: () => {
-                      act("reject", comparing.id);
-                      setComparing(null);
-                    },
-                  },
-                ]
-              : []),
-            { content: "Done", onAction: () => setComparing(null) },
-          ]}
         >
-          <Modal.Section>
-            <BlockStack gap="300">
-              <div data-testid="compare-images">
-                <SideBySide p={comparing} size={260} />
-              </div>
-              <Text as="p" tone="subdued">
-                Source: {comparing.source} · {STATUS_LABEL[comparing.status]}
-                {comparing.reviewed_at ? ` on ${shortDate(comparing.reviewed_at)}` : ""}
-              </Text>
-            </BlockStack>
-          </Modal.Section>
-        </Modal>
+          <Text as="p" tone="subdued">
+            Source: {comparing.source} · {STATUS_LABEL[comparing.status]}
+            {comparing.reviewed_at ? ` on ${shortDate(comparing.reviewed_at)}` : ""}
+          </Text>
+        </CompareModal>
       ) : null}
     </Page>
   );

@@ -15,7 +15,7 @@ import { ApiError } from "~/api/errors.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { BarChart } from "~/components/BarChart";
 import { ProductThumb, type PickerProduct } from "~/components/CatalogueProductPicker";
-import { ActionBanner, ConfirmModal, StatusTabs, useFetcherResult, useListParams } from "~/components/admin";
+import { ActionBanner, ConfirmModal, SectionCard, StatusTabs, useFetcherResult, useListParams } from "~/components/admin";
 import { rangeLabel } from "~/lib/admin-list";
 import { searchProductsForPicker } from "~/services/styles.server";
 import {
@@ -317,19 +317,14 @@ export default function Reviews() {
           </BlockStack>
         </Layout.Section>
         <Layout.Section variant="oneThird">
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Ratings of published reviews
-              </Text>
-              <Text as="p" tone="subdued">
-                {overall.count ? `${overall.average.toFixed(2)} out of 5 from ${overall.count.toLocaleString("en")} reviews` : "No published review yet."}
-              </Text>
-              <div data-testid="rating-chart">
-                <BarChart data={(["5", "4", "3", "2", "1"] as const).map((k) => ({ label: `${k} star${k === "1" ? "" : "s"}`, value: overall.distribution[k] }))} />
-              </div>
-            </BlockStack>
-          </Card>
+          <SectionCard title="Ratings of published reviews">
+            <Text as="p" tone="subdued">
+              {overall.count ? `${overall.average.toFixed(2)} out of 5 from ${overall.count.toLocaleString("en")} reviews` : "No published review yet."}
+            </Text>
+            <div data-testid="rating-chart">
+              <BarChart data={(["5", "4", "3", "2", "1"] as const).map((k) => ({ label: `${k} star${k === "1" ? "" : "s"}`, value: overall.distribution[k] }))} />
+            </div>
+          </SectionCard>
         </Layout.Section>
       </Layout>
       {confirm ? <ConfirmReviewModal confirm={confirm} onClose={() => setConfirm(null)} onDone={setNotice} /> : null}

@@ -11,7 +11,7 @@ import { storesEndpoints } from "~/contract/stores";
 import { getAppContext } from "~/context.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { staffError } from "~/lib/staff-errors";
+import { orNotFound } from "~/lib/admin-route.server";
 import {
   featuredProducts,
   getStore,
@@ -21,7 +21,7 @@ import {
   setSizeRecommendation,
   vendorOptions,
 } from "~/services/stores.server";
-import { ActionBanner, ProductCandidates, ProductSummary, SortableList, useDebouncedInput } from "~/components/admin";
+import { ActionBanner, OrderHeader, ProductCandidates, SectionCard, SortableProducts, useOrderDraft, usePickerSearch } from "~/components/admin";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -30,21 +30,15 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const pq = new URL(request.url).searchParams.get("pq");
   const candidates = await searchStoreProductsForAdmin(ctx.db, id, { q: pq?.trim() || undefined, take: 20 });
   if (pq !== null) return { picker: candidates, store: null, featured: [], vendorName: "" };
-  try {
-    const [store, featured, vendors] = await Promise.all([
-      getStore(ctx.db, id),
-      featuredProducts(ctx.db, id, { includeInactive: true }),
-      vendorOptions(ctx.db),
-    ]);
-    return { picker: candidates, store, featured: featured.products, vendorName: vendors.find((v) => v.id === store.vendor_id)?.name ?? "" };
-  } catch (e) {
-    const err = toApiError(e);
-    if (err.status === 404) throw staffError(404, "This store does not exist (any more).");
-    throw e;
-  }
+  const [store, featured, vendors] = await orNotFound("This store does not exist (any more).", () =>
+    Promise.all([getStore(ctx.db, id), featuredProducts(ctx.db, id, { includeInactive: true }), vendorOptions(ctx.db)]),
+  );
+  return { picker: candidates, store, featured: featured.products, vendorName: vendors.find((v) => v.id === store.vendor_id)?.name ?? "" };
 };
 
 type ActionResult = { ok: true; message: string; intent: string } | { ok: false; error: string; intent: string };
+
+const messages = (e: { issues: { message: string }[] }) => e.issues.map((i) => i.message).join("; ");
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "catalog.edit");
@@ -56,13 +50,13 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   try {
     if (intent === "rename") {
       const parsed = storesEndpoints.storesRename.body.safeParse({ name: form.get("name"), updateHandle: form.get("updateHandle") === "true" });
-      if (!parsed.success) return fail(parsed.error.issues.map((i) => i.message).join("; "));
+      if (!parsed.success) return fail(messages(parsed.error));
       const s = await renameStore(ctx.db, id, parsed.data);
       return { ok: true, intent, message: `Renamed to “${s.name}” (handle ${s.handle}).` };
     }
     if (intent === "size") {
       const parsed = storesEndpoints.storesSetSizeRecommendation.body.safeParse({ size_recommendation: String(form.get("size_recommendation") ?? "") });
-      if (!parsed.success) return fail(parsed.error.issues.map((i) => i.message).join("; "));
+      if (!parsed.success) return fail(messages(parsed.error));
       await setSizeRecommendation(ctx.db, id, parsed.data.size_recommendation);
       return { ok: true, intent, message: "Size recommendation saved." };
     }
@@ -74,7 +68,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
         return fail("The featured list is not valid");
       }
       const parsed = storesEndpoints.storesSetFeaturedProducts.body.safeParse({ product_ids: ids });
-      if (!parsed.success) return fail(parsed.error.issues.map((i) => i.message).join("; "));
+      if (!parsed.success) return fail(messages(parsed.error));
       const r = await setFeaturedProducts(ctx.db, id, parsed.data.product_ids);
       return { ok: true, intent, message: `Featured products saved (${r.products.length}).` };
     }
@@ -124,31 +118,26 @@ function RenameCard({ name, handle }: { name: string; handle: string }) {
     setUpdateHandle(false);
   }, [name, handle]);
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          Name
-        </Text>
-        <ActionBanner result={fetcher.data} />
-        <TextField label="Store name" autoComplete="off" value={value} onChange={setValue} />
-        <Checkbox
-          label="Also change the handle"
-          helpText={`The handle is “${handle}”; changing it changes the store's URL.`}
-          checked={updateHandle}
-          onChange={setUpdateHandle}
-        />
-        <InlineStack align="end">
-          <Button
-            variant="primary"
-            loading={fetcher.state !== "idle"}
-            disabled={value.trim() === "" || (value === name && !updateHandle)}
-            onClick={() => fetcher.submit({ intent: "rename", name: value, updateHandle: String(updateHandle) }, { method: "post" })}
-          >
-            Rename
-          </Button>
-        </InlineStack>
-      </BlockStack>
-    </Card>
+    <SectionCard title="Name">
+      <ActionBanner result={fetcher.data} />
+      <TextField label="Store name" autoComplete="off" value={value} onChange={setValue} />
+      <Checkbox
+        label="Also change the handle"
+        helpText={`The handle is “${handle}”; changing it changes the store's URL.`}
+        checked={updateHandle}
+        onChange={setUpdateHandle}
+      />
+      <InlineStack align="end">
+        <Button
+          variant="primary"
+          loading={fetcher.state !== "idle"}
+          disabled={value.trim() === "" || (value === name && !updateHandle)}
+          onClick={() => fetcher.submit({ intent: "rename", name: value, updateHandle: String(updateHandle) }, { method: "post" })}
+        >
+          Rename
+        </Button>
+      </InlineStack>
+    </SectionCard>
   );
 }
 
@@ -156,99 +145,62 @@ function SizeCard({ value: initial }: { value: string }) {
   const fetcher = useFetcher<typeof action>();
   const [value, setValue] = useState(initial);
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          Size recommendation
-        </Text>
-        <ActionBanner result={fetcher.data} />
-        <TextField
-          label="Shown to shoppers on this store's products"
-          autoComplete="off"
-          multiline={3}
-          value={value}
-          onChange={setValue}
-          placeholder="e.g. Runs small: order one size up"
-        />
-        <InlineStack align="end">
-          <Button
-            variant="primary"
-            loading={fetcher.state !== "idle"}
-            onClick={() => fetcher.submit({ intent: "size", size_recommendation: value }, { method: "post" })}
-          >
-            Save
-          </Button>
-        </InlineStack>
-      </BlockStack>
-    </Card>
+    <SectionCard title="Size recommendation">
+      <ActionBanner result={fetcher.data} />
+      <TextField
+        label="Shown to shoppers on this store's products"
+        autoComplete="off"
+        multiline={3}
+        value={value}
+        onChange={setValue}
+        placeholder="e.g. Runs small: order one size up"
+      />
+      <InlineStack align="end">
+        <Button variant="primary" loading={fetcher.state !== "idle"} onClick={() => fetcher.submit({ intent: "size", size_recommendation: value }, { method: "post" })}>
+          Save
+        </Button>
+      </InlineStack>
+    </SectionCard>
   );
 }
 
-
-
 function FeaturedCard({ storeId, initial, initialCandidates }: { storeId: string; initial: Item[]; initialCandidates: Candidate[] }) {
   const save = useFetcher<typeof action>();
-  const search = useFetcher<typeof loader>();
-  const [items, setItems] = useState<(Item | Candidate)[]>(initial);
-  const query = useDebouncedInput("", (v) => search.load(`/app/stores/${encodeURIComponent(storeId)}?pq=${encodeURIComponent(v)}`));
-  const initialKey = initial.map((i) => i.id).join(",");
-  const dirty = items.map((i) => i.id).join(",") !== initialKey;
-  // After a save the loader answers the stored list: start again from it.
-  useEffect(() => setItems(initial), [initialKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  const candidates = (search.data?.picker ?? initialCandidates).filter((c) => !items.some((i) => i.id === c.id));
-
+  // After a save the loader answers the stored list: the draft starts again from it.
+  const { items, setItems, dirty, discard } = useOrderDraft<Item | Candidate>(initial);
+  const search = usePickerSearch(`/app/stores/${encodeURIComponent(storeId)}`, initialCandidates);
+  const candidates = search.candidates.filter((c) => !items.some((i) => i.id === c.id));
 
   return (
     <Card>
       <BlockStack gap="400">
-        <InlineStack align="space-between" blockAlign="center">
-          <Text as="h2" variant="headingMd">
-            Featured products
-          </Text>
-          <InlineStack gap="200">
-            {dirty ? (
-              <Button onClick={() => setItems(initial)} disabled={save.state !== "idle"}>
-                Discard
-              </Button>
-            ) : null}
-            <Button
-              variant="primary"
-              disabled={!dirty}
-              loading={save.state !== "idle"}
-              onClick={() => save.submit({ intent: "featured", product_ids: JSON.stringify(items.map((i) => i.id)) }, { method: "post" })}
-            >
-              Save featured products
-            </Button>
-          </InlineStack>
-        </InlineStack>
+        <OrderHeader
+          title="Featured products"
+          dirty={dirty}
+          saving={save.state !== "idle"}
+          onDiscard={discard}
+          onSave={() => save.submit({ intent: "featured", product_ids: JSON.stringify(items.map((i) => i.id)) }, { method: "post" })}
+          discardLabel="Discard"
+          saveLabel="Save featured products"
+        />
         <ActionBanner result={save.data} />
         <Text as="p" tone="subdued">
           Shown first on the store page and in feed insertions, in this order. Drag a row, or use the move buttons.
         </Text>
-        {items.length === 0 ? (
-          <Text as="p">No featured products yet: add some from the store's products below.</Text>
-        ) : (
-          <SortableList
-            items={items}
-            onChange={setItems}
-            label="Featured products in order"
-            testId="featured-list"
-            itemTestId="featured-item"
-            nameOf={(p) => p.title}
-            renderItem={(p) => (
-              <ProductSummary product={p} details={`${p.priceRange.minVariantPrice.amount} ${p.priceRange.minVariantPrice.currencyCode}`} />
-            )}
-            renderActions={(p) => (
-              <Button size="slim" tone="critical" variant="plain" onClick={() => setItems((l) => l.filter((x) => x.id !== p.id))} accessibilityLabel={`Remove ${p.title}`}>
-                Remove
-              </Button>
-            )}
-          />
-        )}
+        <SortableProducts
+          items={items}
+          onChange={setItems}
+          label="Featured products in order"
+          emptyText="No featured products yet: add some from the store's products below."
+          testId="featured-list"
+          itemTestId="featured-item"
+          details={(p) => `${p.priceRange.minVariantPrice.amount} ${p.priceRange.minVariantPrice.currencyCode}`}
+          onRemove={(p) => setItems((l) => l.filter((x) => x.id !== p.id))}
+        />
         <ProductCandidates
           label="Add from this store's products"
           placeholder="Search by title or type"
-          query={query}
+          query={search.query}
           candidates={candidates}
           emptyText="No other products match."
           onAdd={(c) => setItems((l) => [...l, c])}

@@ -4,27 +4,9 @@
  * (app.stores.$id.tsx) renders in place of the list. Same services and zod schemas as /api/stores.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation, useOutlet, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Button,
-  Card,
-  ChoiceList,
-  Filters,
-  FormLayout,
-  IndexTable,
-  InlineStack,
-  Layout,
-  Modal,
-  Page,
-  Pagination,
-  Select,
-  Text,
-  TextField,
-} from "@shopify/polaris";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Button, Card, ChoiceList, Filters, FormLayout, IndexTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
 import type { z } from "zod";
 import { TargetGender } from "~/contract/common";
 import { storesEndpoints } from "~/contract/stores";
@@ -32,33 +14,45 @@ import { getAppContext } from "~/context.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createStore, deleteStore, listStores, updateStore, vendorOptions } from "~/services/stores.server";
-import { BarChart } from "~/components/BarChart";
+import { listParam, parseListParams } from "~/lib/admin-list";
+import {
+  ActionBannerSection,
+  ConfirmModal,
+  FormModal,
+  GENDER_LABEL,
+  GENDER_OPTIONS,
+  LinkedTitle,
+  ListOrDetail,
+  PagedFooter,
+  PageChartSection,
+  useFetcherResult,
+  useListParams,
+  revalidateOnDetailChange,
+  useQueryParam,
+  type ActionOutcome,
+} from "~/components/admin";
 
 const PAGE_SIZE = 20;
-const GENDER_LABEL: Record<string, string> = { both: "Unisex", menswear: "Menswear", womenswear: "Womenswear" };
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
   // The detail page renders instead of the list: no list to load.
   if (params.id) return { list: null, vendors: [], page: 0, q: "", gender: "" };
   const ctx = getAppContext();
-  const url = new URL(request.url);
-  const q = url.searchParams.get("q")?.trim() ?? "";
-  const g = TargetGender.safeParse(url.searchParams.get("gender"));
-  const page = Math.max(0, Number.parseInt(url.searchParams.get("page") ?? "0", 10) || 0);
+  const { q, gender, page } = parseListParams(new URL(request.url).searchParams, {
+    q: listParam.text(),
+    gender: listParam.optional(TargetGender),
+    page: listParam.page(0),
+  });
   const [list, vendors] = await Promise.all([
-    listStores(ctx.db, { skip: page * PAGE_SIZE, take: PAGE_SIZE, q: q || undefined, target_gender: g.success ? g.data : undefined, exactGender: true }),
+    listStores(ctx.db, { skip: page * PAGE_SIZE, take: PAGE_SIZE, q: q || undefined, target_gender: gender, exactGender: true }),
     vendorOptions(ctx.db),
   ]);
-  return { list, vendors, page, q, gender: g.success ? g.data : "" };
+  return { list, vendors, page, q, gender: gender ?? "" };
 };
 
-/**
- * The list skips its queries while a detail page shows; coming back from a detail page (same
- * pathname for this route's match) must load the list again.
- */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentParams, nextParams, defaultShouldRevalidate }) =>
-  currentParams.id !== nextParams.id || defaultShouldRevalidate;
+/** The list skips its queries while a detail page shows: coming back from one loads it again. */
+export const shouldRevalidate = revalidateOnDetailChange;
 
 type ActionResult = { ok: true; message: string; intent: string } | { ok: false; error: string; intent: string; canForce?: boolean };
 
@@ -109,47 +103,25 @@ type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 type Row = NonNullable<Data["list"]>["stores"][number];
 
 export default function StoresRoute() {
-  const outlet = useOutlet();
-  if (outlet) return outlet;
-  return <StoresList />;
+  return <ListOrDetail list={<StoresList />} />;
 }
 
 function StoresList() {
   const data = useLoaderData<typeof loader>();
   const { list, vendors, page } = data;
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { setParam, reset } = useListParams();
   const navigation = useNavigation();
-  const [query, setQuery] = useState(data.q);
+  const query = useQueryParam(data.q, setParam);
   const [editing, setEditing] = useState<Row | "new" | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-
-  const setParam = useCallback(
-    (key: string, value: string) => {
-      const next = new URLSearchParams(searchParams);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      if (key !== "page") next.delete("page");
-      setSearchParams(next, { replace: true });
-    },
-    [searchParams, setSearchParams]
-  );
-  const onQuery = (v: string) => {
-    setQuery(v);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setParam("q", v.trim()), 300);
-  };
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const [notice, setNotice] = useState<ActionOutcome | null>(null);
 
   if (!list) return null;
   const vendorName = (id: string) => vendors.find((v) => v.id === id)?.name ?? "—";
-  const from = list.total === 0 ? 0 : page * PAGE_SIZE + 1;
-  const to = Math.min(list.total, (page + 1) * PAGE_SIZE);
   const done = (message: string) => {
     setEditing(null);
     setDeleting(null);
-    setNotice(message);
+    setNotice({ ok: true, message });
   };
 
   return (
@@ -159,23 +131,15 @@ function StoresList() {
       primaryAction={{ content: "Add store", onAction: () => setEditing("new") }}
     >
       <Layout>
-        {notice ? (
-          <Layout.Section>
-            <Banner tone="success" onDismiss={() => setNotice(null)}>
-              {notice}
-            </Banner>
-          </Layout.Section>
-        ) : null}
+        <ActionBannerSection result={notice} onDismiss={() => setNotice(null)} />
         <Layout.Section>
           <Card padding="0">
             <Filters
-              queryValue={query}
+              {...query.filterProps}
               queryPlaceholder="Search stores by name or handle"
-              onQueryChange={onQuery}
-              onQueryClear={() => onQuery("")}
               onClearAll={() => {
-                setQuery("");
-                setSearchParams({}, { replace: true });
+                query.setValue("");
+                reset();
               }}
               filters={[
                 {
@@ -185,7 +149,7 @@ function StoresList() {
                     <ChoiceList
                       title="Target gender"
                       titleHidden
-                      choices={TargetGender.options.map((g) => ({ label: GENDER_LABEL[g], value: g }))}
+                      choices={GENDER_OPTIONS}
                       selected={data.gender ? [data.gender] : []}
                       onChange={(v) => setParam("gender", v[0] ?? "")}
                     />
@@ -218,11 +182,7 @@ function StoresList() {
               {list.stores.map((s, i) => (
                 <IndexTable.Row id={s.id} key={s.id} position={i}>
                   <IndexTable.Cell>
-                    <Link to={`/app/stores/${s.id}`} data-testid="store-link">
-                      <Text as="span" fontWeight="semibold">
-                        {s.name}
-                      </Text>
-                    </Link>
+                    <LinkedTitle to={`/app/stores/${s.id}`} testId="store-link" title={s.name} />
                   </IndexTable.Cell>
                   <IndexTable.Cell>{s.handle}</IndexTable.Cell>
                   <IndexTable.Cell>
@@ -252,31 +212,10 @@ function StoresList() {
                 </IndexTable.Row>
               ))}
             </IndexTable>
-            <div style={{ padding: "12px 16px", display: "flex", justifyContent: "space-between", alignItems: "center" }}>
-              <Text as="span" tone="subdued">
-                {from}–{to} of {list.total}
-              </Text>
-              <Pagination
-                hasPrevious={page > 0}
-                onPrevious={() => setParam("page", String(page - 1))}
-                hasNext={to < list.total}
-                onNext={() => setParam("page", String(page + 1))}
-              />
-            </div>
+            <PagedFooter page={page} pageSize={PAGE_SIZE} total={list.total} onPage={(p) => setParam("page", String(p))} />
           </Card>
         </Layout.Section>
-        {list.stores.length > 0 ? (
-          <Layout.Section>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  Active products per store (this page)
-                </Text>
-                <BarChart data={list.stores.map((s) => ({ label: s.name.length > 15 ? `${s.name.slice(0, 14)}…` : s.name, value: s.productCount }))} />
-              </BlockStack>
-            </Card>
-          </Layout.Section>
-        ) : null}
+        <PageChartSection title="Active products per store (this page)" data={list.stores.map((s) => ({ name: s.name, value: s.productCount }))} />
       </Layout>
       {editing ? <StoreModal store={editing === "new" ? null : editing} vendors={vendors} onClose={() => setEditing(null)} onDone={done} /> : null}
       {deleting ? <DeleteModal store={deleting} onClose={() => setDeleting(null)} onDone={done} /> : null}
@@ -307,82 +246,61 @@ function StoreModal({
     vendor_id: store?.vendor_id ?? vendors[0]?.id ?? "",
   });
   const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
-  useEffect(() => {
-    if (fetcher.data?.ok) onDone(fetcher.data.message);
-  }, [fetcher.data, onDone]);
+  // Closed by the page (with its notice) on success rather than by the modal itself.
+  const answered = { state: fetcher.state, data: fetcher.data?.ok ? undefined : fetcher.data };
+  useFetcherResult(fetcher, (r) => r.ok && onDone(r.message), { whenIdle: false });
   const submit = () => fetcher.submit({ intent: store ? "update" : "create", ...(store ? { id: store.id } : {}), ...form }, { method: "post" });
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title={store ? `Edit ${store.name}` : "Add store"}
-      primaryAction={{ content: store ? "Save" : "Create store", onAction: submit, loading: fetcher.state !== "idle" }}
-      secondaryActions={[{ content: "Cancel", onAction: onClose }]}
-    >
-      <Modal.Section>
-        <BlockStack gap="300">
-          {fetcher.data && !fetcher.data.ok ? <Banner tone="critical">{fetcher.data.error}</Banner> : null}
-          <FormLayout>
-            <TextField label="Name" autoComplete="off" value={form.name} onChange={set("name")} />
-            <TextField
-              label="Handle"
-              autoComplete="off"
-              value={form.handle}
-              onChange={set("handle")}
-              helpText={store ? "Changing the handle changes the store's URL." : "Leave empty to make one from the name."}
-            />
-            <FormLayout.Group>
-              <Select
-                label="Target gender"
-                options={TargetGender.options.map((g) => ({ label: GENDER_LABEL[g], value: g }))}
-                value={form.target_gender}
-                onChange={set("target_gender")}
-              />
-              <Select label="Vendor" options={vendors.map((v) => ({ label: v.name, value: v.id }))} value={form.vendor_id} onChange={set("vendor_id")} />
-            </FormLayout.Group>
-            <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={set("description")} />
-            <FormLayout.Group>
-              <TextField label="Logo URL" autoComplete="off" value={form.logo_url} onChange={set("logo_url")} />
-              <TextField label="Banner URL" autoComplete="off" value={form.banner_url} onChange={set("banner_url")} />
-            </FormLayout.Group>
-            <TextField label="Size recommendation" autoComplete="off" multiline={2} value={form.size_recommendation} onChange={set("size_recommendation")} />
-          </FormLayout>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+    <FormModal title={store ? `Edit ${store.name}` : "Add store"} submitLabel={store ? "Save" : "Create store"} fetcher={answered} onSubmit={submit} onClose={onClose}>
+      <TextField label="Name" autoComplete="off" value={form.name} onChange={set("name")} />
+      <TextField
+        label="Handle"
+        autoComplete="off"
+        value={form.handle}
+        onChange={set("handle")}
+        helpText={store ? "Changing the handle changes the store's URL." : "Leave empty to make one from the name."}
+      />
+      <FormLayout.Group>
+        <Select label="Target gender" options={GENDER_OPTIONS} value={form.target_gender} onChange={set("target_gender")} />
+        <Select label="Vendor" options={vendors.map((v) => ({ label: v.name, value: v.id }))} value={form.vendor_id} onChange={set("vendor_id")} />
+      </FormLayout.Group>
+      <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={set("description")} />
+      <FormLayout.Group>
+        <TextField label="Logo URL" autoComplete="off" value={form.logo_url} onChange={set("logo_url")} />
+        <TextField label="Banner URL" autoComplete="off" value={form.banner_url} onChange={set("banner_url")} />
+      </FormLayout.Group>
+      <TextField label="Size recommendation" autoComplete="off" multiline={2} value={form.size_recommendation} onChange={set("size_recommendation")} />
+    </FormModal>
   );
 }
 
 function DeleteModal({ store, onClose, onDone }: { store: Row; onClose: () => void; onDone: (m: string) => void }) {
   const fetcher = useFetcher<typeof action>();
   const [force, setForce] = useState(false);
-  useEffect(() => {
-    if (fetcher.data?.ok) onDone(fetcher.data.message);
-    else if (fetcher.data && !fetcher.data.ok && fetcher.data.canForce) setForce(true);
-  }, [fetcher.data, onDone]);
+  useFetcherResult(
+    fetcher,
+    (r) => {
+      if (r.ok) onDone(r.message);
+      else if (r.canForce) setForce(true);
+    },
+    { whenIdle: false },
+  );
+  const refusal = fetcher.data && !fetcher.data.ok ? fetcher.data : null;
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <ConfirmModal
       title={`Delete ${store.name}?`}
-      primaryAction={{
-        content: force ? "Delete store and detach its products" : "Delete store",
-        destructive: true,
-        loading: fetcher.state !== "idle",
-        onAction: () => fetcher.submit({ intent: "delete", id: store.id, force: String(force) }, { method: "post" }),
-      }}
-      secondaryActions={[{ content: "Cancel", onAction: onClose }]}
+      confirmLabel={force ? "Delete store and detach its products" : "Delete store"}
+      loading={fetcher.state !== "idle"}
+      onConfirm={() => fetcher.submit({ intent: "delete", id: store.id, force: String(force) }, { method: "post" })}
+      onClose={onClose}
     >
-      <Modal.Section>
-        <BlockStack gap="300">
-          {fetcher.data && !fetcher.data.ok ? <Banner tone={fetcher.data.canForce ? "warning" : "critical"}>{fetcher.data.error}</Banner> : null}
-          <Text as="p">
-            {force
-              ? `Its ${store.productCount} active products (and any drafts) stay in the catalogue without a store. Followers lose the store.`
-              : "This cannot be undone. Followers lose the store and its featured products are cleared."}
-          </Text>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+      {/* A refusal that force can overcome is a warning, not an error. */}
+      {refusal ? <Banner tone={refusal.canForce ? "warning" : "critical"}>{refusal.error}</Banner> : null}
+      <Text as="p">
+        {force
+          ? `Its ${store.productCount} active products (and any drafts) stay in the catalogue without a store. Followers lose the store.`
+          : "This cannot be undone. Followers lose the store and its featured products are cleared."}
+      </Text>
+    </ConfirmModal>
   );
 }

@@ -5,29 +5,41 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { Badge, BlockStack, Box, Button, Card, Checkbox, IndexTable, InlineStack, Layout, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import { z } from "zod";
+import { TargetGender } from "~/contract/common";
 import { stylesEndpoints } from "~/contract/styles";
 import { getAppContext } from "~/context.server";
-import { ApiError } from "~/api/errors.server";
+import { listParam, parseListParams, type ActionResult } from "~/lib/admin-list";
+import { answerRefusals, invalidInput } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { categorisationQueue, createStyle, listStyles } from "~/services/styles.server";
 import { BarChart } from "~/components/BarChart";
+import { CategorisationBadge, FormModal, SectionCard, TargetGenderSelect } from "~/components/admin";
 
 const PAGE = 20;
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const parsed = stylesEndpoints.stylesList.query.safeParse({ ...params, take: PAGE });
-  const query = parsed.success ? parsed.data : stylesEndpoints.stylesList.query.parse({ take: PAGE });
+  // Field by field, so one malformed value (a hand-edited URL) costs only that field, not the search.
+  const list = parseListParams(new URL(request.url).searchParams, {
+    skip: listParam.page(0),
+    q: listParam.text(120),
+    featured: listParam.optional(z.stringbool()),
+    target_gender: listParam.optional(TargetGender),
+    sort: listParam.oneOf(["score", "name", "created"] as const, "score"),
+  });
+  const query = { ...list, q: list.q || undefined, take: PAGE };
   const page = await listStyles(ctx.db, query);
   const queue = await categorisationQueue(ctx.db, { skip: 0, take: 5 });
-  return { page, queue: { total: queue.total, styles: queue.styles.map((s) => ({ id: s.id, name: s.name, status: s.categorisation_status })) }, query: { q: query.q ?? "", featured: query.featured, sort: query.sort } };
+  return {
+    page,
+    queue: { total: queue.total, styles: queue.styles.map((s) => ({ id: s.id, name: s.name, status: s.categorisation_status })) },
+    query: { q: query.q ?? "", featured: query.featured, sort: query.sort },
+  };
 };
-
-type ActionResult = { ok: true; message: string } | { ok: false; error: string };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "catalog.edit");
@@ -40,17 +52,12 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     target_gender: form.get("target_gender") || undefined,
     featured: form.get("featured") === "true",
   });
-  if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") };
-  try {
+  if (!parsed.success) return invalidInput(parsed.error);
+  return answerRefusals(async () => {
     const style = await createStyle(ctx.db, parsed.data);
     throw redirect(`/app/styles/${style.id}`);
-  } catch (e) {
-    if (e instanceof ApiError) return { ok: false, error: e.message };
-    throw e;
-  }
+  });
 };
-
-const STATUS_TONE = { pending: "attention", processing: "info", completed: "success", failed: "critical" } as const;
 
 export default function Styles() {
   const { page, queue, query } = useLoaderData<typeof loader>();
@@ -60,11 +67,14 @@ export default function Styles() {
   const [search, setSearch] = useState(query.q);
   const set = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) (v ? next.set(k, v) : next.delete(k));
+    for (const [k, v] of Object.entries(changes)) v ? next.set(k, v) : next.delete(k);
     if (!("skip" in changes)) next.delete("skip");
     setParams(next);
   };
-  const chart = [...page.styles].sort((a, b) => b.product_count - a.product_count).slice(0, 8).map((s) => ({ label: s.name.slice(0, 16), value: s.product_count }));
+  const chart = [...page.styles]
+    .sort((a, b) => b.product_count - a.product_count)
+    .slice(0, 8)
+    .map((s) => ({ label: s.name.slice(0, 16), value: s.product_count }));
 
   return (
     <Page title="Styles" primaryAction={{ content: "Create style", onAction: () => setCreating(true) }}>
@@ -80,14 +90,22 @@ export default function Styles() {
                   <Select
                     label="Featured"
                     labelInline
-                    options={[{ label: "All", value: "" }, { label: "Featured", value: "true" }, { label: "Not featured", value: "false" }]}
+                    options={[
+                      { label: "All", value: "" },
+                      { label: "Featured", value: "true" },
+                      { label: "Not featured", value: "false" },
+                    ]}
                     value={query.featured === undefined ? "" : String(query.featured)}
                     onChange={(v) => set({ featured: v || undefined })}
                   />
                   <Select
                     label="Sort"
                     labelInline
-                    options={[{ label: "Score", value: "score" }, { label: "Name", value: "name" }, { label: "Newest", value: "created" }]}
+                    options={[
+                      { label: "Score", value: "score" },
+                      { label: "Name", value: "name" },
+                      { label: "Newest", value: "created" },
+                    ]}
                     value={query.sort}
                     onChange={(v) => set({ sort: v })}
                   />
@@ -132,7 +150,7 @@ export default function Styles() {
                     </Text>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
-                    <Badge tone={STATUS_TONE[s.categorisation_status]}>{s.categorisation_status}</Badge>
+                    <CategorisationBadge status={s.categorisation_status} />
                   </IndexTable.Cell>
                 </IndexTable.Row>
               ))}
@@ -154,33 +172,23 @@ export default function Styles() {
         </Layout.Section>
         <Layout.Section variant="oneThird">
           <BlockStack gap="400">
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  Products per style
+            <SectionCard title="Products per style" gap="200">
+              {chart.length ? <BarChart data={chart} /> : <Text as="p">No styles yet.</Text>}
+            </SectionCard>
+            <SectionCard title={`Categorisation queue (${queue.total})`} gap="200">
+              {queue.styles.length === 0 ? (
+                <Text as="p" tone="subdued">
+                  Every style is categorised.
                 </Text>
-                {chart.length ? <BarChart data={chart} /> : <Text as="p">No styles yet.</Text>}
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  Categorisation queue ({queue.total})
-                </Text>
-                {queue.styles.length === 0 ? (
-                  <Text as="p" tone="subdued">
-                    Every style is categorised.
-                  </Text>
-                ) : (
-                  queue.styles.map((s) => (
-                    <InlineStack key={s.id} align="space-between">
-                      <Link to={`/app/styles/${s.id}`}>{s.name}</Link>
-                      <Badge tone={STATUS_TONE[s.status]}>{s.status}</Badge>
-                    </InlineStack>
-                  ))
-                )}
-              </BlockStack>
-            </Card>
+              ) : (
+                queue.styles.map((s) => (
+                  <InlineStack key={s.id} align="space-between">
+                    <Link to={`/app/styles/${s.id}`}>{s.name}</Link>
+                    <CategorisationBadge status={s.status} />
+                  </InlineStack>
+                ))
+              )}
+            </SectionCard>
           </BlockStack>
         </Layout.Section>
       </Layout>
@@ -192,28 +200,13 @@ export default function Styles() {
 function CreateStyleModal({ onClose }: { onClose: () => void }) {
   const fetcher = useFetcher<typeof action>();
   const [form, setForm] = useState({ name: "", description: "", target_gender: "both", featured: false });
-  useEffect(() => {
-    if (fetcher.data?.ok) onClose();
-  }, [fetcher.data, onClose]);
   const submit = () => fetcher.submit({ intent: "create", ...form, featured: String(form.featured) }, { method: "post" });
   return (
-    <Modal open onClose={onClose} title="Create style" primaryAction={{ content: "Create", onAction: submit, loading: fetcher.state !== "idle" }} secondaryActions={[{ content: "Cancel", onAction: onClose }]}>
-      <Modal.Section>
-        <BlockStack gap="300">
-          {fetcher.data && !fetcher.data.ok ? <Banner tone="critical">{fetcher.data.error}</Banner> : null}
-          <FormLayout>
-            <TextField label="Name" autoComplete="off" value={form.name} onChange={(name) => setForm({ ...form, name })} />
-            <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={(description) => setForm({ ...form, description })} />
-            <Select
-              label="Target gender"
-              options={[{ label: "Both", value: "both" }, { label: "Menswear", value: "menswear" }, { label: "Womenswear", value: "womenswear" }]}
-              value={form.target_gender}
-              onChange={(target_gender) => setForm({ ...form, target_gender })}
-            />
-            <Checkbox label="Featured" checked={form.featured} onChange={(featured) => setForm({ ...form, featured })} />
-          </FormLayout>
-        </BlockStack>
-      </Modal.Section>
-    </Modal>
+    <FormModal title="Create style" submitLabel="Create" fetcher={fetcher} onSubmit={submit} onClose={onClose}>
+      <TextField label="Name" autoComplete="off" value={form.name} onChange={(name) => setForm({ ...form, name })} />
+      <TextField label="Description" autoComplete="off" multiline={3} value={form.description} onChange={(description) => setForm({ ...form, description })} />
+      <TargetGenderSelect value={form.target_gender} onChange={(target_gender) => setForm({ ...form, target_gender })} />
+      <Checkbox label="Featured" checked={form.featured} onChange={(featured) => setForm({ ...form, featured })} />
+    </FormModal>
   );
 }

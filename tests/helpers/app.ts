@@ -115,3 +115,20 @@ export async function createTestApp(
     },
   };
 }
+
+/** Replaces one method of the app's commerce port for the duration of `run` (a store that refuses, other inventory levels…). */
+export async function withCommerce<K extends keyof import("../../app/providers/commerce/port").CommercePort>(
+  app: Pick<TestApp, "ctx">,
+  name: K,
+  impl: import("../../app/providers/commerce/port").CommercePort[K],
+  run: () => Promise<void>,
+) {
+  const commerce = app.ctx.commerce as unknown as Record<string, unknown>;
+  const original = commerce[name];
+  commerce[name] = impl;
+  try {
+    await run();
+  } finally {
+    commerce[name] = original;
+  }
+}

@@ -33,6 +33,19 @@ export async function thrownResponse(p: Promise<unknown>): Promise<Response> {
   throw new Error("expected a thrown Response");
 }
 
+/** Where a loader or action sent the browser with the redirect it threw; fails on any other answer. */
+export async function redirectLocation(p: Promise<unknown>): Promise<string> {
+  const res = await thrownResponse(p);
+  if (res.status !== 302) throw new Error(`expected a redirect, got ${res.status}`);
+  return res.headers.get("location") ?? "";
+}
+
+/** How a guarded loader or action refused the caller: "login" (signed out: sent to /app/login) or the status it threw (403…). */
+export async function refusal(p: Promise<unknown>): Promise<"login" | number> {
+  const res = await thrownResponse(p);
+  return res.status === 302 && (res.headers.get("location") ?? "").startsWith("/app/login?next=") ? "login" : res.status;
+}
+
 /**
  * Server render of a route's page with the given loader data, inside Polaris' AppProvider, without
  * React's text separators so the page's sentences read as one.

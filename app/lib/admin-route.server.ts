@@ -1,0 +1,57 @@
+/**
+ * Loader and action helpers of the admin pages that edit one record through its service (drops,
+ * styles): refusals of the services as the action's `{ ok: false, error }`, a missing record as the
+ * page's 404, zod issues as one line, and the catalogue product picker the pages search with `?pq=`.
+ */
+import { ApiError } from "~/api/errors.server";
+import type { Db } from "~/db.server";
+import { searchProductsForPicker } from "~/services/styles.server";
+import type { ActionResult } from "./admin-list";
+import { staffError } from "./staff-errors";
+
+/** A zod error as one line: "name: must not be empty; image_url: …" ("input" for the whole value). */
+export function issuesMessage(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
+}
+
+/** The answer of an action whose input zod refused. */
+export const invalidInput = (error: { issues: { path: PropertyKey[]; message: string }[] }): ActionResult => ({ ok: false, error: issuesMessage(error) });
+
+/**
+ * Runs an action's work: a refusal of a service (an ApiError) becomes `{ ok: false, error }` with
+ * its message; anything else thrown (redirects included) goes on.
+ */
+export async function answerRefusals<T>(work: () => Promise<T>): Promise<T | { ok: false; error: string }> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof ApiError) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+/** Runs a loader's reads: a service's 404 becomes the page's 404 with `message`. */
+export async function orNotFound<T>(message: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) throw staffError(404, message);
+    throw e;
+  }
+}
+
+/** A date as an ISO string for the page (null stays null). */
+export const isoOrNull = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** A `datetime-local` value read as UTC (the pages show every time in UTC); empty is no date. */
+export const utcFromLocalInput = (value: string) => (value ? `${value}Z` : null);
+
+/**
+ * The results of the page's product picker (components/CatalogueProductPicker): the products
+ * matching `?pq=`, and the query answered, or nulls when there is no search.
+ */
+export async function productPickerResults(db: Db, searchParams: URLSearchParams) {
+  const pq = searchParams.get("pq");
+  const picker = pq ? await searchProductsForPicker(db, pq, 15) : null;
+  return { picker, pickerQuery: pq };
+}

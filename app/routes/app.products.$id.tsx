@@ -383,21 +383,20 @@ function CompanionCard({ companion }: { companion: Data["companion"] }) {
   );
 }
 
-/** `datetime-local` value (local time of the browser) for an ISO date. */
-function toLocalInput(iso: string | null): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
+/**
+ * `datetime-local` value for an ISO date, in UTC like every admin date (the drops' too): the
+ * server's first render and the browser's then agree, whatever the admin's time zone.
+ */
+const toUtcInput = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
+const utcText = (iso: string) => `${new Date(iso).toLocaleString("en-GB", { timeZone: "UTC" })} UTC`;
 
 function ScheduleCard({ product, companion }: { product: Product; companion: Data["companion"] }) {
   const fetcher = useFetcher<typeof action>();
-  const [value, setValue] = useState(toLocalInput(companion?.scheduled_publish_date ?? null));
+  const [value, setValue] = useState(toUtcInput(companion?.scheduled_publish_date ?? null));
   const result = fetcher.data as ActionResult | undefined;
   const current = companion?.scheduled_publish_date;
   const submit = () => {
-    const d = new Date(value);
+    const d = new Date(`${value}Z`);
     fetcher.submit({ intent: "schedule", date: Number.isNaN(d.getTime()) ? "" : d.toISOString() }, { method: "post" });
   };
   return (
@@ -408,13 +407,13 @@ function ScheduleCard({ product, companion }: { product: Product; companion: Dat
         </Text>
         <Text as="p" tone="subdued">
           {current
-            ? `Publishes on ${new Date(current).toLocaleString("en-GB")}`
+            ? `Publishes on ${utcText(current)}`
             : product.publishedAt
-              ? `Published ${new Date(product.publishedAt).toLocaleString("en-GB")}`
+              ? `Published ${utcText(product.publishedAt)}`
               : "Not scheduled."}
         </Text>
         {result && (result.intent === "schedule" || result.intent === "clear-schedule") && !result.ok ? <Banner tone="critical">{result.error}</Banner> : null}
-        <TextField label="Publish on" type="datetime-local" autoComplete="off" value={value} onChange={setValue} />
+        <TextField label="Publish on (UTC)" type="datetime-local" autoComplete="off" value={value} onChange={setValue} />
         <ButtonGroup>
           <Button onClick={submit} disabled={!value} loading={fetcher.state !== "idle" && fetcher.formData?.get("intent") === "schedule"}>
             Schedule

@@ -397,6 +397,15 @@ describe("the pages (server-rendered)", () => {
     expect(html).toContain("Delete product");
     expect(html).toContain("12 in stock");
 
+    // A scheduled date reads the same on the server and in any browser: in UTC, field and text alike.
+    const when = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 2, 14, 9, 30));
+    expect(await act(8610, { intent: "schedule", date: when.toISOString() })).toMatchObject({ ok: true });
+    const scheduled = await renderRoute({ id: "routes/app.products.$id", path: "/app/products/:id", url: detailPath(8610), data: await loadDetail(editor.token, pgid(8610)), Component: detail.default });
+    expect(scheduled).toContain(`Publishes on 14/03/${when.getUTCFullYear()}, 09:30:00 UTC`);
+    expect(scheduled).toContain(`value="${when.getUTCFullYear()}-03-14T09:30"`);
+    expect(scheduled).toContain("Publish on (UTC)");
+    await act(8610, { intent: "clear-schedule" });
+
     const bare = await loadDetail(editor.token, pgid(8603));
     const none = await renderRoute({ id: "routes/app.products.$id", path: "/app/products/:id", url: detailPath(8603), data: bare, Component: detail.default });
     expect(none).toContain("This product has no companion yet");

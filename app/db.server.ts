@@ -25,6 +25,8 @@ type PgTransaction = Awaited<ReturnType<PgAdapter["startTransaction"]>>;
  * queries here keeps the same order and results without relying on that queue. Queries outside a
  * transaction take a pool client each and are not affected.
  */
+const ENDS_TRANSACTION = /^\s*(COMMIT|ROLLBACK|END|ABORT)\s*;?\s*$/i;
+
 export function serialTransactions(factory: PrismaPg): PrismaPg {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
@@ -33,15 +35,31 @@ export function serialTransactions(factory: PrismaPg): PrismaPg {
     adapter.startTransaction = async (isolationLevel) => {
       const tx: PgTransaction = await startTransaction(isolationLevel);
       let tail: Promise<unknown> = Promise.resolve();
-      const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+      // Set once COMMIT or ROLLBACK is queued (a timed-out transaction's ROLLBACK may be queued
+      // while one of its statements still waits for a lock): what the query in flight would send
+      // next must not run after it, outside the transaction, on a connection back in the pool.
+      let ended = false;
+      const inTurn = <T>(sql: string, run: () => Promise<T>): Promise<T> => {
+        if (ended) return Promise.reject(new Error(`Transaction already closed: refused to run "${sql.slice(0, 60)}" after its end`));
+        if (ENDS_TRANSACTION.test(sql)) ended = true;
         const next = tail.then(run, run);
         tail = next.catch(() => undefined);
         return next;
       };
       const queryRaw = tx.queryRaw.bind(tx);
       const executeRaw = tx.executeRaw.bind(tx);
-      tx.queryRaw = (query) => inTurn(() => queryRaw(query));
-      tx.executeRaw = (query) => inTurn(() => executeRaw(query));
+      const commit = tx.commit.bind(tx);
+      const rollback = tx.rollback.bind(tx);
+      tx.queryRaw = (query) => inTurn(query.sql, () => queryRaw(query));
+      tx.executeRaw = (query) => inTurn(query.sql, () => executeRaw(query));
+      tx.commit = () => {
+        ended = true;
+        return commit();
+      };
+      tx.rollback = () => {
+        ended = true;
+        return rollback();
+      };
       return tx;
     };
     return adapter;

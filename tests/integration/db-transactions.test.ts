@@ -15,6 +15,7 @@ import pg from "pg";
 import { Prisma, PrismaClient } from "@prisma/client";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { pgConfigFromUrl } from "../../app/lib/pg-url";
+import { createPrismaClient } from "../../app/db.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 let app: TestApp;
@@ -110,6 +111,47 @@ describe("interactive transactions", () => {
     } finally {
       process.noDeprecation = noDeprecation;
       await raw.$disconnect();
+    }
+  });
+});
+
+// A second connection holds a row lock, which the one-connection embedded database cannot serve.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("a transaction that timed out (PostgreSQL)", () => {
+  it("runs nothing more once its rollback is queued: the rest of a half-done nested write is refused, not auto-committed", async () => {
+    const orderId = "gid://shopify/Order/9701";
+    const lateItem = "gid://shopify/LineItem/97099";
+    const noteBefore = (await app.database.db.order.findUniqueOrThrow({ where: { id: orderId } })).note;
+    const db = createPrismaClient(app.database.url, { maxConnections: 2 });
+    const locker = new pg.Client(pgConfigFromUrl(app.database.url));
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT id FROM orders WHERE id = $1 FOR UPDATE", [orderId]);
+      // The UPDATE waits for the lock past the 200 ms timeout; Prisma queues ROLLBACK, and the
+      // nested INSERT of the line item would follow on a connection already back in the pool.
+      const outcome = db
+        .$transaction(
+          (tx) =>
+            tx.order.update({
+              where: { id: orderId },
+              data: { note: "stale", items: { create: [{ id: lateItem, title: "Hat", quantity: 1, price: new Prisma.Decimal(5), status: "delivered" }] } },
+              include: { items: true },
+            }),
+          { timeout: 200 },
+        )
+        .then(
+          () => "committed",
+          (e: unknown) => (e instanceof Error ? e.message : String(e)),
+        );
+      await new Promise((r) => setTimeout(r, 500));
+      await locker.query("COMMIT");
+      expect(await outcome).not.toBe("committed");
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await app.database.db.orderItem.findUnique({ where: { id: lateItem } })).toBeNull();
+      expect((await app.database.db.order.findUniqueOrThrow({ where: { id: orderId } })).note).toBe(noteBefore);
+    } finally {
+      await locker.end().catch(() => undefined);
+      await db.$disconnect();
     }
   });
 });

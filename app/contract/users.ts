@@ -184,8 +184,8 @@ export const usersEndpoints = {
     access: access.admin("admins.manage"),
     body: z.object({
       email: Email,
-      first_name: Name.min(1),
-      last_name: Name.min(1),
+      first_name: Name.min(1, "Enter a first name"),
+      last_name: Name.min(1, "Enter a last name"),
       send_email: z.boolean().default(true),
       role: RoleSchema.default("ADMIN"),
       vendor_id: z.string().optional(),

@@ -4,7 +4,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Select, Tabs, Text, TextField } from "@shopify/polaris";
+import { Badge, BlockStack, Button, Card, Checkbox, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Select, Tabs, Text, TextField } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { Permissions, PermissionNames, type Permission } from "~/contract/permissions";
 import { usersEndpoints } from "~/contract/users";
@@ -14,6 +14,7 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { createAdmin, listAdmins, updatePermissions } from "~/services/users.server";
 import { identityDeps } from "~/services/identity-deps.server";
 import { vendorOptions } from "~/services/dashboard.server";
+import { ActionBanner, ActionBannerSection } from "~/components/admin";
 
 const ROLE_TABS = [
   { id: "all", content: "All staff", roles: undefined },
@@ -85,11 +86,14 @@ export default function AdminUsers() {
   const [, setSearchParams] = useSearchParams();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Row | null>(null);
+  // A saved form closes its modal; the server's message then shows on the page.
+  const [saved, setSaved] = useState<string | null>(null);
   const tabIndex = ROLE_TABS.findIndex((t) => t.id === tab);
 
   return (
     <Page title="Admin users" primaryAction={{ content: "Add staff user", onAction: () => setCreating(true) }}>
       <Layout>
+        <ActionBannerSection result={saved ? { ok: true, message: saved } : null} onDismiss={() => setSaved(null)} testId="admins-saved" />
         <Layout.Section>
           <Card padding="0">
             <Tabs tabs={ROLE_TABS.map(({ id, content }) => ({ id, content }))} selected={tabIndex} onSelect={(i) => setSearchParams(i === 0 ? {} : { role: ROLE_TABS[i].id })} />
@@ -122,31 +126,44 @@ export default function AdminUsers() {
           </Card>
         </Layout.Section>
       </Layout>
-      {creating ? <CreateStaffModal vendors={vendors} onClose={() => setCreating(false)} /> : null}
-      {editing ? <PermissionsModal user={editing} onClose={() => setEditing(null)} /> : null}
+      {creating ? (
+        <CreateStaffModal
+          vendors={vendors}
+          onClose={() => setCreating(false)}
+          onSaved={(message) => {
+            setCreating(false);
+            setSaved(message);
+          }}
+        />
+      ) : null}
+      {editing ? (
+        <PermissionsModal
+          user={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(message) => {
+            setEditing(null);
+            setSaved(message);
+          }}
+        />
+      ) : null}
     </Page>
   );
 }
 
-function ResultBanner({ data }: { data: ActionResult | undefined }) {
-  if (!data) return null;
-  return data.ok ? <Banner tone="success">{data.message}</Banner> : <Banner tone="critical">{data.error}</Banner>;
-}
-
-function CreateStaffModal({ vendors, onClose }: { vendors: { id: string; name: string }[]; onClose: () => void }) {
+function CreateStaffModal({ vendors, onClose, onSaved }: { vendors: { id: string; name: string }[]; onClose: () => void; onSaved: (message: string) => void }) {
   const fetcher = useFetcher<typeof action>();
   const [form, setForm] = useState({ email: "", first_name: "", last_name: "", role: "ADMIN", vendor_id: vendors[0]?.id ?? "", send_email: true });
   const busy = fetcher.state !== "idle";
   useEffect(() => {
-    if (fetcher.data?.ok) onClose();
-  }, [fetcher.data, onClose]);
+    if (fetcher.data?.ok) onSaved(fetcher.data.message);
+  }, [fetcher.data, onSaved]);
   const submit = () =>
     fetcher.submit({ intent: "create", ...form, send_email: String(form.send_email), vendor_id: form.role === "VENDOR" ? form.vendor_id : "" }, { method: "post" });
   return (
     <Modal open onClose={onClose} title="Add staff user" primaryAction={{ content: "Add", onAction: submit, loading: busy }} secondaryActions={[{ content: "Cancel", onAction: onClose }]}>
       <Modal.Section>
         <BlockStack gap="300">
-          <ResultBanner data={fetcher.data?.ok ? undefined : fetcher.data} />
+          <ActionBanner result={fetcher.data} errorsOnly />
           <FormLayout>
             <TextField label="Email" type="email" autoComplete="off" value={form.email} onChange={(email) => setForm({ ...form, email })} />
             <FormLayout.Group>
@@ -165,13 +182,13 @@ function CreateStaffModal({ vendors, onClose }: { vendors: { id: string; name: s
   );
 }
 
-function PermissionsModal({ user, onClose }: { user: Row; onClose: () => void }) {
+function PermissionsModal({ user, onClose, onSaved }: { user: Row; onClose: () => void; onSaved: (message: string) => void }) {
   const fetcher = useFetcher<typeof action>();
   const [selected, setSelected] = useState<string[]>(user.permissions);
   const toggle = (p: Permission, on: boolean) => setSelected((s) => (on ? [...s, p] : s.filter((x) => x !== p)));
   useEffect(() => {
-    if (fetcher.data?.ok) onClose();
-  }, [fetcher.data, onClose]);
+    if (fetcher.data?.ok) onSaved(fetcher.data.message);
+  }, [fetcher.data, onSaved]);
   const save = () => {
     const data = new FormData();
     data.set("intent", "permissions");
@@ -183,7 +200,7 @@ function PermissionsModal({ user, onClose }: { user: Row; onClose: () => void })
     <Modal open onClose={onClose} title={`Permissions of ${user.email}`} primaryAction={{ content: "Save", onAction: save, loading: fetcher.state !== "idle" }} secondaryActions={[{ content: "Cancel", onAction: onClose }]}>
       <Modal.Section>
         <BlockStack gap="200">
-          <ResultBanner data={fetcher.data?.ok ? undefined : fetcher.data} />
+          <ActionBanner result={fetcher.data} errorsOnly />
           <InlineStack gap="200">
             <Button variant="plain" onClick={() => setSelected([...PermissionNames])}>
               Select all

@@ -202,9 +202,20 @@ export default function InternalMedia() {
         <Layout.Section>
           {media.length === 0 ? (
             <Card>
-              <Text as="p" tone="subdued">
-                {filter.lab ? "Nothing close to this colour: widen the closeness or pick another colour." : "No media yet: drop images above to upload them."}
-              </Text>
+              {page.total > 0 ? (
+                <InlineStack gap="200" blockAlign="center">
+                  <Text as="p" tone="subdued">
+                    {`Nothing on page ${page.page}: the list has ${page.totalPages} page${page.totalPages === 1 ? "" : "s"}.`}
+                  </Text>
+                  <Button variant="plain" onClick={() => set({ page: "1" })}>
+                    Go to the first page
+                  </Button>
+                </InlineStack>
+              ) : (
+                <Text as="p" tone="subdued">
+                  {filter.lab ? "Nothing close to this colour: widen the closeness or pick another colour." : "No media yet: drop images above to upload them."}
+                </Text>
+              )}
             </Card>
           ) : (
             <InlineGrid columns={{ xs: 2, sm: 3, md: 4, lg: 6 }} gap="300">

@@ -36,6 +36,7 @@ import { ApiError } from "~/api/errors.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { staffError } from "~/lib/staff-errors";
+import { GENDER_LABEL } from "~/components/admin";
 import { appendVariantMedia, deleteProduct, getProductDetail, setMediaOrder } from "~/services/catalog.server";
 import {
   applyMaterialSections,
@@ -52,7 +53,6 @@ import {
   verifyCompanion,
 } from "~/services/companion.server";
 
-const GENDER_LABEL: Record<string, string> = { both: "Unisex", menswear: "Menswear", womenswear: "Womenswear" };
 const COMPANION_LABEL: Record<string, string> = { draft: "Draft", pending_review: "Pending review", active: "Active", archived: "Archived" };
 const productStatusTone = (s: string) => (s === "active" ? "success" : s === "draft" ? "info" : undefined);
 const companionTone = (s: string) => (s === "active" ? "success" : s === "pending_review" ? "attention" : s === "draft" ? "info" : undefined);

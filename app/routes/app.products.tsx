@@ -17,14 +17,13 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { adminListProducts, adminProductFilterOptions, enqueueInventorySync, getInventoryJob, type AdminProductSort } from "~/services/catalog.server";
 import { companionStatusCounts } from "~/services/companion.server";
 import { listParam, parseListParams, rangeLabel } from "~/lib/admin-list";
-import { ActionBannerSection, ListFooter, useListParams, useQueryParam } from "~/components/admin";
+import { ActionBannerSection, GENDER_LABEL, ListFooter, useListParams, useQueryParam } from "~/components/admin";
 import { ChartCard } from "~/components/admin/ChartCard";
 
 const PAGE_SIZE = 25;
 // Kept here (not imported from the .server service) because the page renders them too.
 const ADMIN_PRODUCT_SORTS = ["newest", "oldest", "title", "price-asc", "price-desc", "inventory-asc", "updated"] as const satisfies readonly AdminProductSort[];
 const STATUSES = ["active", "draft", "archived"] as const;
-const GENDER_LABEL: Record<string, string> = { both: "Unisex", menswear: "Menswear", womenswear: "Womenswear" };
 const COMPANION_LABEL: Record<string, string> = { draft: "Draft", pending_review: "Pending review", active: "Active", archived: "Archived", none: "No companion" };
 const SORT_LABEL: Record<AdminProductSort, string> = {
   newest: "Newest first",

@@ -228,6 +228,11 @@ describe("the grid and its filters", () => {
     expect(second.page).toEqual({ page: 2, total: 25, totalPages: 2 });
     expect(second.media.map((m) => m.title)).toEqual(["Filler 0"]);
     expect(await renderPage("?page=2")).toContain("Page 2 of 2");
+    // A page past the end (an old link) says so and leads back, rather than "No media yet".
+    const past = await renderPage("?page=5");
+    expect(past).toContain("Nothing on page 5: the list has 2 pages.");
+    expect(past).toContain("Go to the first page");
+    expect(past).not.toContain("No media yet");
     await app.database.db.internalMedia.deleteMany({ where: { title: { startsWith: "Filler " } } });
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The frame of the shopper's own pages: the account tabs, the page's heading (with a count when
- * there is one) and the document title; the page's content follows.
+ * The frame of the shopper's own pages: the account tabs (or the orders pages' tabs), the page's
+ * heading (with a count when there is one) and the document title; the page's content follows.
  */
 import type { ReactNode } from "react";
 import { useDocumentTitle } from "../lib/use-document-title";
@@ -14,14 +14,18 @@ export interface AccountPageProps {
   testId: string;
   /** Shown next to the heading when more than zero. */
   count?: number;
+  /** The tabs above the heading: the account tabs unless given (the orders pages give theirs). */
+  nav?: ReactNode;
+  /** The section's class next to `page`: `account-page` unless given. */
+  className?: string;
   children: ReactNode;
 }
 
-export function AccountPage({ headingId, title, testId, count = 0, children }: AccountPageProps) {
+export function AccountPage({ headingId, title, testId, count = 0, nav = <AccountNav />, className = "account-page", children }: AccountPageProps) {
   useDocumentTitle(title);
   return (
-    <section className="page account-page" aria-labelledby={headingId} data-testid={testId}>
-      <AccountNav />
+    <section className={`page ${className}`} aria-labelledby={headingId} data-testid={testId}>
+      {nav}
       <div className="page__head">
         <h1 id={headingId} className="page__title">
           {title}

@@ -2,7 +2,6 @@
  * Followed stores (`/following`): 20 a page, newest first (SPEC §9), each with its logo, counts, a
  * link to the store and the Follow button (unfollowing takes it off the list).
  */
-import { useEffect } from "react";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { Messages, type Store } from "~/contract";
@@ -13,9 +12,11 @@ import { FOLLOWING_LIST_KEY, followingKey, primeToggles } from "../lib/saved";
 import { useSession } from "../lib/session";
 import { storePath } from "../lib/store-path";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
-import { FeedFooter, Spinner } from "../components/FeedStatus";
+import { FeedFooter } from "../components/FeedStatus";
 import { FollowButton } from "../components/FollowButton";
-import { AccountNav, GuestNote, SessionGate } from "../components/AccountNav";
+import { GuestNote, SessionGate } from "../components/AccountNav";
+import { AccountPage } from "../components/AccountPage";
+import { ListStates } from "../components/ListStates";
 import "../account.css";
 
 const PAGE = 20;
@@ -52,10 +53,6 @@ export function Following() {
   const { user } = useSession();
   const qc = useQueryClient();
 
-  useEffect(() => {
-    document.title = "Following · Fashion Discovery";
-  }, []);
-
   const follows = useInfiniteQuery({
     queryKey: FOLLOWING_LIST_KEY,
     initialPageParam: undefined as string | undefined,
@@ -78,53 +75,42 @@ export function Following() {
   const sentinel = useInfiniteScroll({ enabled: !!follows.hasNextPage && !follows.isFetching && !follows.isFetchNextPageError, onLoadMore: loadMore });
 
   return (
-    <section className="page account-page" aria-labelledby="following-heading" data-testid="following-page">
-      <AccountNav />
-      <div className="page__head">
-        <h1 id="following-heading" className="page__title">
-          Following
-        </h1>
-      </div>
+    <AccountPage headingId="following-heading" title="Following" testId="following-page">
       <GuestNote what="the stores you follow" />
       <SessionGate>
-        {follows.isPending ? (
-          <Spinner label="Loading the stores you follow…" />
-        ) : follows.isError && items.length === 0 ? (
-          <div className="state state--error" role="alert">
-            <h2 className="state__title">{Messages.FAILED_TO_FETCH_FAVORITE_STORES}</h2>
-            <p className="state__text">{errorMessage(follows.error, "Please try again in a moment.")}</p>
-            <button type="button" className="button" onClick={() => void follows.refetch()}>
-              Retry
-            </button>
-          </div>
-        ) : items.length === 0 ? (
-          <div className="state" data-testid="following-empty">
-            <h2 className="state__title">You are not following any stores yet</h2>
-            <p className="state__text">Follow a store to see its new arrivals in your feed.</p>
-            <Link className="button" to={storesPathFor(gender)}>
-              Browse stores
-            </Link>
-          </div>
-        ) : (
-          <>
-            <ul className="store-list" data-testid="following-list">
-              {items.map((i) => (
-                <StoreRow key={i.store_id} store={i.store} />
-              ))}
-            </ul>
-            <FeedFooter
-              testId="following"
-              sentinelRef={sentinel}
-              loading={follows.isFetchingNextPage}
-              error={follows.isFetchNextPageError ? errorMessage(follows.error, Messages.FAILED_TO_FETCH_FAVORITE_STORES) : null}
-              hasMore={!!follows.hasNextPage}
-              onRetry={() => void follows.fetchNextPage()}
-              onLoadMore={loadMore}
-              loadingLabel="Loading more stores…"
-            />
-          </>
-        )}
+        <ListStates
+          list={follows}
+          count={items.length}
+          loadingLabel="Loading the stores you follow…"
+          errorTitle={Messages.FAILED_TO_FETCH_FAVORITE_STORES}
+          errorFallback="Please try again in a moment."
+          empty={
+            <div className="state" data-testid="following-empty">
+              <h2 className="state__title">You are not following any stores yet</h2>
+              <p className="state__text">Follow a store to see its new arrivals in your feed.</p>
+              <Link className="button" to={storesPathFor(gender)}>
+                Browse stores
+              </Link>
+            </div>
+          }
+        >
+          <ul className="store-list" data-testid="following-list">
+            {items.map((i) => (
+              <StoreRow key={i.store_id} store={i.store} />
+            ))}
+          </ul>
+          <FeedFooter
+            testId="following"
+            sentinelRef={sentinel}
+            loading={follows.isFetchingNextPage}
+            error={follows.isFetchNextPageError ? errorMessage(follows.error, Messages.FAILED_TO_FETCH_FAVORITE_STORES) : null}
+            hasMore={!!follows.hasNextPage}
+            onRetry={() => void follows.fetchNextPage()}
+            onLoadMore={loadMore}
+            loadingLabel="Loading more stores…"
+          />
+        </ListStates>
       </SessionGate>
-    </section>
+    </AccountPage>
   );
 }

@@ -1,9 +1,11 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { useSession } from "../lib/session";
 import { useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
 import { errorMessage } from "../lib/api";
+import { useDocumentTitle } from "../lib/use-document-title";
+import { TextField } from "../components/Field";
 
 export function Login() {
   const { user, signedIn, signIn, signingIn, signOut, signingOut } = useSession();
@@ -13,9 +15,7 @@ export function Login() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    document.title = "Sign in · Fashion Discovery";
-  }, []);
+  useDocumentTitle("Sign in");
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -56,32 +56,26 @@ export function Login() {
           Sign in
         </h1>
         <p className="auth-card__text">Welcome back. Sign in to see your saved products, try-ons and orders.</p>
-        <label className="field">
-          <span className="field__label">Email</span>
-          <input
-            className="field__input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field__label">Password</span>
-          <input
-            className="field__input"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            maxLength={200}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          maxLength={200}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {error && (
           <p className="form-error" role="alert">
             {error}

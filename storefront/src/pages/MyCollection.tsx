@@ -3,7 +3,7 @@
  * infinite scroll) with a Remove button each, rename, and delete after a confirmation. Another
  * shopper's collection is "not found" (the API answers 404).
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { ApiClientError } from "~/client";
@@ -12,12 +12,15 @@ import { errorMessage, useApi } from "../lib/api";
 import { ProductOpenerProvider, useProductModalRoute } from "../lib/product-opener";
 import { COLLECTIONS_KEY } from "../lib/saved";
 import { useSession } from "../lib/session";
+import { useDocumentTitle } from "../lib/use-document-title";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
 import { ProductCard, ProductCardSkeleton } from "../components/ProductCard";
 import { FeedFooter, Spinner } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModal";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { AccountNav, SessionGate } from "../components/AccountNav";
+import { TextField } from "../components/Field";
+import { ListStates, LoadError } from "../components/ListStates";
 import "../account.css";
 
 const PAGE = 20;
@@ -41,10 +44,7 @@ function RenameForm({ collection, onDone }: { collection: UserCollection; onDone
   };
   return (
     <form className="panel uc-rename" onSubmit={onSubmit} data-testid="collection-rename-form">
-      <label className="field">
-        <span className="field__label">Name</span>
-        <input className="field__input" required maxLength={USER_COLLECTION_NAME_MAX} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
-      </label>
+      <TextField label="Name" required maxLength={USER_COLLECTION_NAME_MAX} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
       <label className="field">
         <span className="field__label">Description</span>
         <textarea
@@ -95,36 +95,25 @@ function CollectionProducts({ collection }: { collection: UserCollection }) {
   };
   const sentinel = useInfiniteScroll({ enabled: !!products.hasNextPage && !products.isFetching && !products.isFetchNextPageError, onLoadMore: loadMore });
 
-  if (products.isPending) {
-    return (
-      <div className="grid" aria-busy="true" aria-label="Loading products">
-        {Array.from({ length: 4 }, (_, i) => (
-          <ProductCardSkeleton key={i} />
-        ))}
-      </div>
-    );
-  }
-  if (products.isError && items.length === 0) {
-    return (
-      <div className="state state--error" role="alert">
-        <h2 className="state__title">The products could not be loaded</h2>
-        <p className="state__text">{errorMessage(products.error)}</p>
-        <button type="button" className="button" onClick={() => void products.refetch()}>
-          Retry
-        </button>
-      </div>
-    );
-  }
-  if (items.length === 0) {
-    return (
-      <div className="state" data-testid="collection-empty">
-        <h2 className="state__title">No products yet</h2>
-        <p className="state__text">Use “Add to collection” on any product to add it here.</p>
-      </div>
-    );
-  }
   return (
-    <>
+    <ListStates
+      list={products}
+      count={items.length}
+      loading={
+        <div className="grid" aria-busy="true" aria-label="Loading products">
+          {Array.from({ length: 4 }, (_, i) => (
+            <ProductCardSkeleton key={i} />
+          ))}
+        </div>
+      }
+      errorTitle="The products could not be loaded"
+      empty={
+        <div className="state" data-testid="collection-empty">
+          <h2 className="state__title">No products yet</h2>
+          <p className="state__text">Use “Add to collection” on any product to add it here.</p>
+        </div>
+      }
+    >
       {remove.isError && (
         <p className="form-error" role="alert">
           {errorMessage(remove.error, "Could not remove the product. Please try again.")}
@@ -163,7 +152,7 @@ function CollectionProducts({ collection }: { collection: UserCollection }) {
         onRetry={() => void products.fetchNextPage()}
         onLoadMore={loadMore}
       />
-    </>
+    </ListStates>
   );
 }
 
@@ -192,9 +181,7 @@ export function MyCollection() {
   });
 
   const c = collection.data?.data;
-  useEffect(() => {
-    document.title = `${c?.name ?? "Collection"} · Fashion Discovery`;
-  }, [c?.name]);
+  useDocumentTitle(c?.name ?? "Collection");
 
   const notFound = collection.error instanceof ApiClientError && collection.error.status === 404;
 
@@ -213,13 +200,7 @@ export function MyCollection() {
               </Link>
             </div>
           ) : collection.isError ? (
-            <div className="state state--error" role="alert">
-              <h1 className="state__title">This collection could not be loaded</h1>
-              <p className="state__text">{errorMessage(collection.error)}</p>
-              <button type="button" className="button" onClick={() => void collection.refetch()}>
-                Retry
-              </button>
-            </div>
+            <LoadError title="This collection could not be loaded" error={collection.error} onRetry={() => void collection.refetch()} headingLevel={1} />
           ) : (
             <>
               <header className="uc-head">

@@ -4,7 +4,7 @@
  * remove each. `?drop=<id>` (the link of a drop announcement) offers to be told when that drop
  * goes live.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router-dom";
 import type { NotificationRequest } from "~/contract";
@@ -12,9 +12,10 @@ import { errorMessage, useApi } from "../lib/api";
 import { useSession } from "../lib/session";
 import { productPath } from "../lib/product-path";
 import { NOTIFICATIONS_KEY, NOTIFICATION_KIND_LABELS, NOTIFICATION_STATUS_LABELS, formatDate, tone } from "../lib/orders";
-import { Spinner } from "../components/FeedStatus";
 import { Badge, OrdersNav, SignInFor } from "../components/OrdersNav";
 import { SessionGate } from "../components/AccountNav";
+import { AccountPage } from "../components/AccountPage";
+import { ListStates } from "../components/ListStates";
 import "../orders.css";
 
 type Page = { items: NotificationRequest[]; nextCursor: string | null };
@@ -94,10 +95,6 @@ export function Notifications() {
   const dropId = params.get("drop");
   const [problem, setProblem] = useState<string | null>(null);
 
-  useEffect(() => {
-    document.title = "Notifications · Fashion Discovery";
-  }, []);
-
   const list = useInfiniteQuery({
     queryKey: NOTIFICATIONS_KEY,
     initialPageParam: undefined as string | undefined,
@@ -124,13 +121,7 @@ export function Notifications() {
   });
 
   return (
-    <section className="page orders-page" aria-labelledby="notifications-heading" data-testid="notifications-page">
-      <OrdersNav />
-      <div className="page__head">
-        <h1 id="notifications-heading" className="page__title">
-          Notifications
-        </h1>
-      </div>
+    <AccountPage headingId="notifications-heading" title="Notifications" testId="notifications-page" nav={<OrdersNav />} className="orders-page">
       <SessionGate>
         {!signedIn ? (
           <SignInFor what="your notifications" />
@@ -142,59 +133,59 @@ export function Notifications() {
                 {problem}
               </p>
             )}
-            {list.isPending ? (
-              <Spinner label="Loading your notifications…" />
-            ) : list.isError && items.length === 0 ? (
-              <div className="state state--error" role="alert">
-                <h2 className="state__title">Your notifications could not be loaded</h2>
-                <p className="state__text">{errorMessage(list.error)}</p>
-                <button type="button" className="button" onClick={() => void list.refetch()}>
-                  Retry
-                </button>
-              </div>
-            ) : items.length === 0 ? (
-              <div className="state" data-testid="notifications-empty">
-                <h2 className="state__title">No notifications</h2>
-                <p className="state__text">Ask to be told when a sold-out product is back, or when new products match a search.</p>
-              </div>
-            ) : (
-              <>
-                <ul className="notif-list" data-testid="notification-list">
-                  {items.map((r) => (
-                    <li key={r.id} className="notif" data-testid="notification-request" data-kind={r.kind} data-status={r.status}>
-                      <span className="notif__kind">{NOTIFICATION_KIND_LABELS[r.kind]}</span>
-                      <Subject r={r} />
-                      <span className="notif__meta">
-                        <Badge tone={r.status === "active" ? "neutral" : tone(r.status)} testId="notification-status">
-                          {NOTIFICATION_STATUS_LABELS[r.status]}
-                        </Badge>
-                        <span className="notif__date">{r.sent_at ? `Sent ${formatDate(r.sent_at)}` : `Since ${formatDate(r.created_at)}`}</span>
-                      </span>
-                      <button
-                        type="button"
-                        className="link-button"
-                        disabled={remove.isPending && remove.variables === r.id}
-                        onClick={() => remove.mutate(r.id)}
-                        aria-label={`Remove the ${NOTIFICATION_KIND_LABELS[r.kind].toLowerCase()} notification`}
-                        data-testid="notification-remove"
-                      >
-                        Remove
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-                <div className="orders-more">
-                  {list.hasNextPage && (
-                    <button type="button" className="button button--ghost" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} data-testid="notifications-more">
-                      {list.isFetchingNextPage ? "Loading…" : "Show more"}
-                    </button>
-                  )}
+            <ListStates
+              list={list}
+              count={items.length}
+              loadingLabel="Loading your notifications…"
+              errorTitle="Your notifications could not be loaded"
+              empty={
+                <div className="state" data-testid="notifications-empty">
+                  <h2 className="state__title">No notifications</h2>
+                  <p className="state__text">Ask to be told when a sold-out product is back, or when new products match a search.</p>
                 </div>
-              </>
-            )}
+              }
+            >
+              <ul className="notif-list" data-testid="notification-list">
+                {items.map((r) => (
+                  <li key={r.id} className="notif" data-testid="notification-request" data-kind={r.kind} data-status={r.status}>
+                    <span className="notif__kind">{NOTIFICATION_KIND_LABELS[r.kind]}</span>
+                    <Subject r={r} />
+                    <span className="notif__meta">
+                      <Badge tone={r.status === "active" ? "neutral" : tone(r.status)} testId="notification-status">
+                        {NOTIFICATION_STATUS_LABELS[r.status]}
+                      </Badge>
+                      <span className="notif__date">{r.sent_at ? `Sent ${formatDate(r.sent_at)}` : `Since ${formatDate(r.created_at)}`}</span>
+                    </span>
+                    <button
+                      type="button"
+                      className="link-button"
+                      disabled={remove.isPending && remove.variables === r.id}
+                      onClick={() => remove.mutate(r.id)}
+                      aria-label={`Remove the ${NOTIFICATION_KIND_LABELS[r.kind].toLowerCase()} notification`}
+                      data-testid="notification-remove"
+                    >
+                      Remove
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              <div className="orders-more">
+                {list.hasNextPage && (
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    disabled={list.isFetchingNextPage}
+                    onClick={() => void list.fetchNextPage()}
+                    data-testid="notifications-more"
+                  >
+                    {list.isFetchingNextPage ? "Loading…" : "Show more"}
+                  </button>
+                )}
+              </div>
+            </ListStates>
           </>
         )}
       </SessionGate>
-    </section>
+    </AccountPage>
   );
 }

@@ -2,7 +2,6 @@
  * My orders (`/account/orders`): 10 at a time, newest first (SPEC §9 "user orders first 10"), then
  * more with "Show more orders". Each order links to its detail page.
  */
-import { useEffect } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { ORDERS_PAGE_SIZE } from "~/contract";
@@ -10,18 +9,15 @@ import { errorMessage, useApi } from "../lib/api";
 import { useSession } from "../lib/session";
 import { formatMoney } from "../lib/products";
 import { ORDERS_KEY, STAGE_LABELS, formatDate, orderPath, tone } from "../lib/orders";
-import { Spinner } from "../components/FeedStatus";
 import { Badge, OrdersNav, SignInFor } from "../components/OrdersNav";
 import { SessionGate } from "../components/AccountNav";
+import { AccountPage } from "../components/AccountPage";
+import { ListStates } from "../components/ListStates";
 import "../orders.css";
 
 export function Orders() {
   const api = useApi();
   const { user, signedIn } = useSession();
-
-  useEffect(() => {
-    document.title = "Orders · Fashion Discovery";
-  }, []);
 
   const orders = useInfiniteQuery({
     queryKey: ORDERS_KEY,
@@ -33,36 +29,26 @@ export function Orders() {
   const items = orders.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
-    <section className="page orders-page" aria-labelledby="orders-heading" data-testid="orders-page">
-      <OrdersNav />
-      <div className="page__head">
-        <h1 id="orders-heading" className="page__title">
-          Orders
-        </h1>
-      </div>
+    <AccountPage headingId="orders-heading" title="Orders" testId="orders-page" nav={<OrdersNav />} className="orders-page">
       <SessionGate>
         {!signedIn ? (
           <SignInFor what="your orders" />
-        ) : orders.isPending ? (
-          <Spinner label="Loading your orders…" />
-        ) : orders.isError && items.length === 0 ? (
-          <div className="state state--error" role="alert">
-            <h2 className="state__title">Your orders could not be loaded</h2>
-            <p className="state__text">{errorMessage(orders.error)}</p>
-            <button type="button" className="button" onClick={() => void orders.refetch()}>
-              Retry
-            </button>
-          </div>
-        ) : items.length === 0 ? (
-          <div className="state" data-testid="orders-empty">
-            <h2 className="state__title">No orders yet</h2>
-            <p className="state__text">When you buy something, it shows up here with its delivery status.</p>
-            <Link className="button" to="/">
-              Start shopping
-            </Link>
-          </div>
         ) : (
-          <>
+          <ListStates
+            list={orders}
+            count={items.length}
+            loadingLabel="Loading your orders…"
+            errorTitle="Your orders could not be loaded"
+            empty={
+              <div className="state" data-testid="orders-empty">
+                <h2 className="state__title">No orders yet</h2>
+                <p className="state__text">When you buy something, it shows up here with its delivery status.</p>
+                <Link className="button" to="/">
+                  Start shopping
+                </Link>
+              </div>
+            }
+          >
             <ol className="order-list" data-testid="order-list">
               {items.map((o) => (
                 <li key={o.id} className="order-card" data-testid="order-card" data-order-id={o.id}>
@@ -94,14 +80,20 @@ export function Orders() {
                 </p>
               )}
               {orders.hasNextPage && (
-                <button type="button" className="button button--ghost" disabled={orders.isFetchingNextPage} onClick={() => void orders.fetchNextPage()} data-testid="orders-more">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={orders.isFetchingNextPage}
+                  onClick={() => void orders.fetchNextPage()}
+                  data-testid="orders-more"
+                >
                   {orders.isFetchingNextPage ? "Loading…" : "Show more orders"}
                 </button>
               )}
             </div>
-          </>
+          </ListStates>
         )}
       </SessionGate>
-    </section>
+    </AccountPage>
   );
 }

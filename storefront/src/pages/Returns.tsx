@@ -3,7 +3,6 @@
  * my orders) with its items, reason, tracking, refund, and its statuses as a timeline (SPEC §3
  * return and return-request statuses). 10 at a time, newest first.
  */
-import { useEffect } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { RETURN_REASON_LABELS, RETURNS_PAGE_SIZE, type ReturnEntry } from "~/contract";
@@ -11,19 +10,31 @@ import { errorMessage, useApi } from "../lib/api";
 import { useSession } from "../lib/session";
 import { formatMoney } from "../lib/products";
 import { ORDERS_PATH, RETURNS_KEY, formatDate, orderPath, returnStatusLabel, tone } from "../lib/orders";
-import { Spinner } from "../components/FeedStatus";
 import { Badge, OrdersNav, SignInFor } from "../components/OrdersNav";
 import { SessionGate } from "../components/AccountNav";
+import { AccountPage } from "../components/AccountPage";
+import { ListStates } from "../components/ListStates";
 import "../orders.css";
 
 function Timeline({ steps }: { steps: ReturnEntry["timeline"] }) {
   return (
     <ol className="timeline" data-testid="return-timeline">
       {steps.map((s) => (
-        <li key={s.key} className={`timeline__step timeline__step--${s.state}`} data-testid="timeline-step" data-step={s.key} data-state={s.state} aria-current={s.state === "current" ? "step" : undefined}>
+        <li
+          key={s.key}
+          className={`timeline__step timeline__step--${s.state}`}
+          data-testid="timeline-step"
+          data-step={s.key}
+          data-state={s.state}
+          aria-current={s.state === "current" ? "step" : undefined}
+        >
           <span className="timeline__dot" aria-hidden="true" />
           <span className="timeline__label">{s.label}</span>
-          {s.at && <time className="timeline__date" dateTime={s.at}>{formatDate(s.at)}</time>}
+          {s.at && (
+            <time className="timeline__date" dateTime={s.at}>
+              {formatDate(s.at)}
+            </time>
+          )}
           {s.state === "upcoming" && <span className="visually-hidden"> (to come)</span>}
         </li>
       ))}
@@ -33,7 +44,7 @@ function Timeline({ steps }: { steps: ReturnEntry["timeline"] }) {
 
 function ReturnCard({ entry }: { entry: ReturnEntry }) {
   const label = returnStatusLabel(entry);
-  const status = entry.status === "DECLINED" || entry.status === "CANCELED" ? entry.status : (entry.return_status ?? entry.status ?? "REQUESTED");
+  const status = entry.status === "DECLINED" || entry.status === "CANCELED" ? entry.status : entry.return_status ?? entry.status ?? "REQUESTED";
   return (
     <li className="return-card" data-testid="return-card" data-return-id={entry.id}>
       <div className="order-card__head">
@@ -85,10 +96,6 @@ export function Returns() {
   const api = useApi();
   const { user, signedIn } = useSession();
 
-  useEffect(() => {
-    document.title = "Returns · Fashion Discovery";
-  }, []);
-
   const returns = useInfiniteQuery({
     queryKey: RETURNS_KEY,
     initialPageParam: undefined as string | undefined,
@@ -99,36 +106,26 @@ export function Returns() {
   const items = returns.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
-    <section className="page orders-page" aria-labelledby="returns-heading" data-testid="returns-page">
-      <OrdersNav />
-      <div className="page__head">
-        <h1 id="returns-heading" className="page__title">
-          Returns
-        </h1>
-      </div>
+    <AccountPage headingId="returns-heading" title="Returns" testId="returns-page" nav={<OrdersNav />} className="orders-page">
       <SessionGate>
         {!signedIn ? (
           <SignInFor what="your returns" />
-        ) : returns.isPending ? (
-          <Spinner label="Loading your returns…" />
-        ) : returns.isError && items.length === 0 ? (
-          <div className="state state--error" role="alert">
-            <h2 className="state__title">Your returns could not be loaded</h2>
-            <p className="state__text">{errorMessage(returns.error)}</p>
-            <button type="button" className="button" onClick={() => void returns.refetch()}>
-              Retry
-            </button>
-          </div>
-        ) : items.length === 0 ? (
-          <div className="state" data-testid="returns-empty">
-            <h2 className="state__title">No returns</h2>
-            <p className="state__text">To send something back, open the order and choose “Request a return”.</p>
-            <Link className="button" to={ORDERS_PATH}>
-              Your orders
-            </Link>
-          </div>
         ) : (
-          <>
+          <ListStates
+            list={returns}
+            count={items.length}
+            loadingLabel="Loading your returns…"
+            errorTitle="Your returns could not be loaded"
+            empty={
+              <div className="state" data-testid="returns-empty">
+                <h2 className="state__title">No returns</h2>
+                <p className="state__text">To send something back, open the order and choose “Request a return”.</p>
+                <Link className="button" to={ORDERS_PATH}>
+                  Your orders
+                </Link>
+              </div>
+            }
+          >
             <ol className="order-list" data-testid="return-list">
               {items.map((e) => (
                 <ReturnCard key={`${e.kind}-${e.id}`} entry={e} />
@@ -141,14 +138,20 @@ export function Returns() {
                 </p>
               )}
               {returns.hasNextPage && (
-                <button type="button" className="button button--ghost" disabled={returns.isFetchingNextPage} onClick={() => void returns.fetchNextPage()} data-testid="returns-more">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={returns.isFetchingNextPage}
+                  onClick={() => void returns.fetchNextPage()}
+                  data-testid="returns-more"
+                >
                   {returns.isFetchingNextPage ? "Loading…" : "Show more returns"}
                 </button>
               )}
             </div>
-          </>
+          </ListStates>
         )}
       </SessionGate>
-    </section>
+    </AccountPage>
   );
 }

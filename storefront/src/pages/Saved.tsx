@@ -3,7 +3,6 @@
  * card's heart takes it off the list; a product no longer sold stays listed as unavailable with a
  * button to remove it. Guests see their saves too, with a note that signing in keeps them.
  */
-import { useEffect } from "react";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { errorMessage, useApi } from "../lib/api";
@@ -16,7 +15,9 @@ import { useInfiniteScroll } from "../lib/use-infinite-scroll";
 import { ProductCard, ProductCardSkeleton } from "../components/ProductCard";
 import { FeedFooter } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModal";
-import { AccountNav, GuestNote, SessionGate } from "../components/AccountNav";
+import { GuestNote, SessionGate } from "../components/AccountNav";
+import { AccountPage } from "../components/AccountPage";
+import { ListStates } from "../components/ListStates";
 import { InlineProblem } from "../components/LoginPrompt";
 import "../account.css";
 
@@ -44,10 +45,6 @@ export function Saved() {
   const modal = useProductModalRoute();
   const qc = useQueryClient();
 
-  useEffect(() => {
-    document.title = "Saved · Fashion Discovery";
-  }, []);
-
   const saved = useInfiniteQuery({
     queryKey: SAVED_LIST_KEY,
     initialPageParam: undefined as string | undefined,
@@ -71,58 +68,48 @@ export function Saved() {
 
   return (
     <ProductOpenerProvider opener={modal.open}>
-      <section className="page account-page" aria-labelledby="saved-heading" data-testid="saved-page">
-        <AccountNav />
-        <div className="page__head">
-          <h1 id="saved-heading" className="page__title">
-            Saved
-          </h1>
-        </div>
+      <AccountPage headingId="saved-heading" title="Saved" testId="saved-page">
         <GuestNote what="your saved products" />
         <SessionGate>
-          {saved.isPending ? (
-            <div className="grid" aria-busy="true" aria-label="Loading saved products">
-              {Array.from({ length: 4 }, (_, i) => (
-                <ProductCardSkeleton key={i} />
-              ))}
-            </div>
-          ) : saved.isError && items.length === 0 ? (
-            <div className="state state--error" role="alert">
-              <h2 className="state__title">Your saved products could not be loaded</h2>
-              <p className="state__text">{errorMessage(saved.error)}</p>
-              <button type="button" className="button" onClick={() => void saved.refetch()}>
-                Retry
-              </button>
-            </div>
-          ) : items.length === 0 ? (
-            <div className="state" data-testid="saved-empty">
-              <h2 className="state__title">Nothing saved yet</h2>
-              <p className="state__text">Tap the heart on any product to keep it here.</p>
-              <Link className="button" to={homePathFor(gender)}>
-                Start browsing
-              </Link>
-            </div>
-          ) : (
-            <>
-              <div className="grid" data-testid="saved-list">
-                {items.map((i) =>
-                  i.product ? <ProductCard key={i.product_id} product={i.product} /> : <UnavailableCard key={i.product_id} productId={i.product_id} />
-                )}
+          <ListStates
+            list={saved}
+            count={items.length}
+            loading={
+              <div className="grid" aria-busy="true" aria-label="Loading saved products">
+                {Array.from({ length: 4 }, (_, i) => (
+                  <ProductCardSkeleton key={i} />
+                ))}
               </div>
-              <FeedFooter
-                testId="saved"
-                sentinelRef={sentinel}
-                loading={saved.isFetchingNextPage}
-                error={saved.isFetchNextPageError ? errorMessage(saved.error) : null}
-                hasMore={!!saved.hasNextPage}
-                onRetry={() => void saved.fetchNextPage()}
-                onLoadMore={loadMore}
-                loadingLabel="Loading more saved products…"
-              />
-            </>
-          )}
+            }
+            errorTitle="Your saved products could not be loaded"
+            empty={
+              <div className="state" data-testid="saved-empty">
+                <h2 className="state__title">Nothing saved yet</h2>
+                <p className="state__text">Tap the heart on any product to keep it here.</p>
+                <Link className="button" to={homePathFor(gender)}>
+                  Start browsing
+                </Link>
+              </div>
+            }
+          >
+            <div className="grid" data-testid="saved-list">
+              {items.map((i) =>
+                i.product ? <ProductCard key={i.product_id} product={i.product} /> : <UnavailableCard key={i.product_id} productId={i.product_id} />
+              )}
+            </div>
+            <FeedFooter
+              testId="saved"
+              sentinelRef={sentinel}
+              loading={saved.isFetchingNextPage}
+              error={saved.isFetchNextPageError ? errorMessage(saved.error) : null}
+              hasMore={!!saved.hasNextPage}
+              onRetry={() => void saved.fetchNextPage()}
+              onLoadMore={loadMore}
+              loadingLabel="Loading more saved products…"
+            />
+          </ListStates>
         </SessionGate>
-      </section>
+      </AccountPage>
       {modal.productId && <ProductModal productId={modal.productId} onClose={modal.close} />}
     </ProductOpenerProvider>
   );

@@ -4,36 +4,15 @@
  * because of an error, a later page failed, empty, or a list. The query cache is seeded (errors
  * included) and the API client fails if called; effects do not run in a server render.
  */
-import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router-dom";
-import { QueryClient, QueryClientProvider, type QueryKey } from "@tanstack/react-query";
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import type { NotificationRequest, OrderSummary, ProductCard, ReturnEntry, Store, User, UserCollection } from "~/contract";
-import { ApiClientError, type ApiClient } from "~/client";
-import { App } from "../../../storefront/src/App";
-import { ApiContext } from "../../../storefront/src/lib/api";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
+import { ApiClientError } from "~/client";
+import { renderStorefront, shopper } from "../../helpers/storefront-render";
 import { COLLECTIONS_KEY, FOLLOWING_LIST_KEY, SAVED_LIST_KEY } from "../../../storefront/src/lib/saved";
 import { NOTIFICATIONS_KEY, ORDERS_KEY, RETURNS_KEY } from "../../../storefront/src/lib/orders";
 
-const failingApi = new Proxy({} as ApiClient, {
-  get: (_t, name) => () => Promise.reject(new Error(`unexpected API call ${String(name)}`)),
-});
-
-export const user = (over: Partial<User> = {}): User => ({
-  id: "u1",
-  auth_provider: "password",
-  email: "ada@example.test",
-  first_name: "Ada",
-  last_name: null,
-  phone_number: null,
-  role: "SHOPPER",
-  permissions: [],
-  vendor_id: null,
-  cart_id: null,
-  metadata: {},
-  created_at: "2025-01-01T00:00:00.000Z",
-  ...over,
-});
+export const user = shopper;
+export const render = (path: string, seed?: Seed, u?: User | null) => renderStorefront(path, seed, u);
 export const guest = () => user({ auth_provider: "guest", email: null });
 
 export const product = (i: number): ProductCard => ({
@@ -146,24 +125,6 @@ export function seedError(qc: QueryClient, queryKey: QueryKey, error: Error, dat
     });
 }
 
-export function render(path: string, seed: Seed = () => undefined, u: User | null = user()) {
-  // Fresh data is not fetched on mount, and a failed query stays failed: the render shows the
-  // state that was seeded.
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: Infinity } } });
-  qc.setQueryData(SESSION_QUERY_KEY, u);
-  seed(qc);
-  return renderToString(
-    <QueryClientProvider client={qc}>
-      <ApiContext.Provider value={failingApi}>
-        <MemoryRouter initialEntries={[path]}>
-          <SessionProvider>
-            <App />
-          </SessionProvider>
-        </MemoryRouter>
-      </ApiContext.Provider>
-    </QueryClientProvider>
-  );
-}
 
 /** The page's own markup: its `<section>` (found by its test id) with everything in it. */
 export function pageSection(html: string, testId: string): string {

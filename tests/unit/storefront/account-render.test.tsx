@@ -4,21 +4,12 @@
  * that fails if called (effects do not run in a server render).
  */
 import { describe, expect, it } from "vitest";
-import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router-dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { ProductCard, Store, StylePreferences, User, UserCollection } from "~/contract";
-import type { ApiClient } from "~/client";
-import { App } from "../../../storefront/src/App";
-import { ApiContext } from "../../../storefront/src/lib/api";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
+import { QueryClient } from "@tanstack/react-query";
+import type { ProductCard, Store, StylePreferences, UserCollection } from "~/contract";
+import { renderStorefront as render, shopper as user } from "../../helpers/storefront-render";
 import { COLLECTIONS_KEY, FOLLOWING_LIST_KEY, SAVED_LIST_KEY, savedKey } from "../../../storefront/src/lib/saved";
 import { initialToggle } from "../../../storefront/src/lib/optimistic-toggle";
 import { STYLE_PREFERENCES_KEY } from "../../../storefront/src/pages/Account";
-
-const failingApi = new Proxy({} as ApiClient, {
-  get: (_t, name) => () => Promise.reject(new Error(`unexpected API call ${String(name)}`)),
-});
 
 const product = (i: number): ProductCard => ({
   id: `gid://shopify/Product/${i}`,
@@ -34,21 +25,6 @@ const product = (i: number): ProductCard => ({
   storeId: null,
 });
 
-const user = (over: Partial<User> = {}): User => ({
-  id: "u1",
-  auth_provider: "password",
-  email: "ada@example.test",
-  first_name: "Ada",
-  last_name: null,
-  phone_number: null,
-  role: "SHOPPER",
-  permissions: [],
-  vendor_id: null,
-  cart_id: null,
-  metadata: { interests: "womenswear,linen" },
-  created_at: "2025-01-01T00:00:00.000Z",
-  ...over,
-});
 
 const store: Store = {
   id: "s1",
@@ -81,22 +57,6 @@ const collection = (over: Partial<UserCollection> = {}): UserCollection => ({
   ...over,
 });
 
-function render(path: string, seed: (qc: QueryClient) => void = () => undefined, u: User | null = user()) {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  qc.setQueryData(SESSION_QUERY_KEY, u);
-  seed(qc);
-  return renderToString(
-    <QueryClientProvider client={qc}>
-      <ApiContext.Provider value={failingApi}>
-        <MemoryRouter initialEntries={[path]}>
-          <SessionProvider>
-            <App />
-          </SessionProvider>
-        </MemoryRouter>
-      </ApiContext.Provider>
-    </QueryClientProvider>
-  );
-}
 
 const pages = <T,>(...items: T[]) => ({ pages: items, pageParams: items.map(() => undefined) });
 

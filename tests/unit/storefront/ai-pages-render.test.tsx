@@ -5,37 +5,19 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router-dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { CloneView, StylePreferences, User } from "~/contract";
-import { ApiClientError, type ApiClient } from "~/client";
-import { App } from "../../../storefront/src/App";
-import { ApiContext } from "../../../storefront/src/lib/api";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
+import { QueryClient } from "@tanstack/react-query";
+import type { CloneView, StylePreferences } from "~/contract";
+import { ApiClientError } from "~/client";
+
+const user = shopper();
+const render = (path: string, seed?: (qc: QueryClient) => void) => renderStorefront(path, seed, user);
+import { renderStorefront, shopper } from "../../helpers/storefront-render";
 import { SAVED_TRYONS_LIST_KEY, USER_TRYONS_LIST_KEY } from "../../../storefront/src/lib/saved-tryons";
 import { CLONES_KEY, HOUSE_MODELS_KEY } from "../../../storefront/src/lib/clones";
 import type { TryOn } from "../../../storefront/src/lib/tryons";
 import { STYLE_PREFERENCES_KEY } from "../../../storefront/src/pages/Account";
 import { ListStates, LoadError } from "../../../storefront/src/components/ListStates";
 
-const failingApi = new Proxy({} as ApiClient, {
-  get: (_t, name) => () => Promise.reject(new Error(`unexpected API call ${String(name)}`)),
-});
-
-const user: User = {
-  id: "u1",
-  auth_provider: "password",
-  email: "ada@example.test",
-  first_name: "Ada",
-  last_name: null,
-  phone_number: null,
-  role: "SHOPPER",
-  permissions: [],
-  vendor_id: null,
-  cart_id: null,
-  metadata: {},
-  created_at: "2025-01-01T00:00:00.000Z",
-};
 
 const tryon = (id: string, over: Partial<TryOn> = {}): TryOn => ({
   id,
@@ -81,22 +63,6 @@ const clone = (over: Partial<CloneView> = {}): CloneView => ({
   ...over,
 } as CloneView);
 
-function render(path: string, seed: (qc: QueryClient) => void = () => undefined) {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  qc.setQueryData(SESSION_QUERY_KEY, user);
-  seed(qc);
-  return renderToString(
-    <QueryClientProvider client={qc}>
-      <ApiContext.Provider value={failingApi}>
-        <MemoryRouter initialEntries={[path]}>
-          <SessionProvider>
-            <App />
-          </SessionProvider>
-        </MemoryRouter>
-      </ApiContext.Provider>
-    </QueryClientProvider>
-  );
-}
 
 const text = (html: string) => html.replace(/<!-- -->/g, "");
 

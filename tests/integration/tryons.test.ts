@@ -399,7 +399,7 @@ describe("POST /vton/get-or-generate, POST /vton/generate, GET /vton", () => {
     expect((await app.api("GET", "/vton", { query: { ai_clone_id: clones.alice, shopify_product_id: gid(1001) } })).status).toBe(401);
   });
 
-  it("identical calls at the same instant (2, then 5) start one try-on, and every answer names it", async () => {
+  it("identical calls at the same instant (2, then 5) start one try-on, and every answer names it and its image request", async () => {
     const db = app.database.db;
     for (const [n, strength] of [
       [2, 0.61],
@@ -412,7 +412,10 @@ describe("POST /vton/get-or-generate, POST /vton/generate, GET /vton", () => {
       const rows = await db.tryOn.findMany({ where: { user_id: alice.id, product_id: gid(1009), prompt_strength: strength } });
       expect(rows).toHaveLength(1);
       expect(new Set(answers.map((a) => a.body.id))).toEqual(new Set([rows[0].id]));
-      expect(await db.imageAiRequest.count({ where: { target_type: "tryon", target_id: rows[0].id } })).toBe(1);
+      const requests = await db.imageAiRequest.findMany({ where: { target_type: "tryon", target_id: rows[0].id } });
+      expect(requests).toHaveLength(1);
+      // Every answer names the image request too: a waiting call answers once the first has started it.
+      expect(answers.map((a) => a.body.request_id)).toEqual(Array(n).fill(requests[0].id));
     }
     // The same race on a public clone by two shoppers gives each their own (one each).
     const both = await Promise.all(

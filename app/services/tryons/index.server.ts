@@ -70,6 +70,9 @@ export function toTryOnView(t: TryOnRow, requestId?: string | null): TryOnView {
 }
 
 /** The image request of a try-on's latest attempt. */
+const REQUEST_WAIT_STEP_MS = 50;
+const REQUEST_WAIT_MAX_MS = 2000;
+
 async function latestRequestId(db: Db, tryonId: string): Promise<string | null> {
   const r = await db.imageAiRequest.findFirst({
     where: { target_type: "tryon", target_id: tryonId },
@@ -150,10 +153,16 @@ export async function startTryOn(
   const reusable = { user_id: args.userId, input_hash: inputHash, status: { not: "failed" as const } };
   const newest = [{ created_at: "desc" as const }, { id: "desc" as const }];
   const answer = async (id: string) => {
-    const row = await ctx.db.tryOn.findUnique({ where: { id }, include: tryOnInclude });
-    // The concurrent call that created it could not queue its image request and removed it.
-    if (!row) throw conflict("An identical try-on could not be started just now; please try again");
-    return toTryOnView(row, await latestRequestId(ctx.db, row.id));
+    // A concurrent identical call created the row and starts its image request just after its
+    // transaction: wait that moment (at most ~2 s) so this answer names the request too.
+    for (let waited = 0; ; waited += REQUEST_WAIT_STEP_MS) {
+      const row = await ctx.db.tryOn.findUnique({ where: { id }, include: tryOnInclude });
+      // The concurrent call that created it could not queue its image request and removed it.
+      if (!row) throw conflict("An identical try-on could not be started just now; please try again");
+      const requestId = await latestRequestId(ctx.db, row.id);
+      if (requestId || row.status !== "queued" || waited >= REQUEST_WAIT_MAX_MS) return toTryOnView(row, requestId);
+      await new Promise((r) => setTimeout(r, REQUEST_WAIT_STEP_MS));
+    }
   };
 
   if (!args.force) {

@@ -1,9 +1,10 @@
 /**
- * Loader and action helpers of the admin pages that edit one record through its service (drops,
- * styles): refusals of the services as the action's `{ ok: false, error }`, a missing record as the
- * page's 404, zod issues as one line, and the catalogue product picker the pages search with `?pq=`.
+ * Loader and action helpers of the admin pages that edit records through their services: refusals
+ * of the services as the action's `{ ok: false, error }`, a missing record as the page's 404, zod
+ * issues as one line, and the catalogue product picker the pages search with `?pq=`.
  */
 import { ApiError } from "~/api/errors.server";
+import { toApiError } from "~/api/router.server";
 import type { Db } from "~/db.server";
 import { searchProductsForPicker } from "~/services/styles.server";
 import type { ActionResult } from "./admin-list";
@@ -28,6 +29,16 @@ export async function answerRefusals<T>(work: () => Promise<T>): Promise<T | { o
     if (e instanceof ApiError) return { ok: false, error: e.message };
     throw e;
   }
+}
+
+/**
+ * What a failed action tells the admin: a refusal (a 4xx, including the database's not-found and
+ * unique-value errors the API maps) as its ApiError; anything else is thrown on to the error page.
+ */
+export function refusalOf(e: unknown): ApiError {
+  const err = toApiError(e);
+  if (err.status >= 500) throw e;
+  return err;
 }
 
 /** Runs a loader's reads: a service's 404 becomes the page's 404 with `message`. */

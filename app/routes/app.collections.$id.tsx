@@ -11,9 +11,8 @@ import { useEffect, useState } from "react";
 import { collectionsEndpoints } from "~/contract/collections";
 import { toProductGid } from "~/lib/gid";
 import { getAppContext } from "~/context.server";
-import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { orNotFound } from "~/lib/admin-route.server";
+import { orNotFound, refusalOf } from "~/lib/admin-route.server";
 import { listProducts } from "~/services/catalog.server";
 import { vendorOptions } from "~/services/stores.server";
 import {
@@ -123,9 +122,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
         return fail("Unknown action");
     }
   } catch (e) {
-    const err = toApiError(e);
-    if (err.status >= 500) throw e;
-    return fail(err.message);
+    return fail(refusalOf(e).message);
   }
 };
 

@@ -11,7 +11,7 @@ import { BlockStack, Button, Card, IndexTable, InlineStack, Layout, Modal, Page,
 import { useEffect, useState } from "react";
 import { collectionsEndpoints } from "~/contract/collections";
 import { getAppContext } from "~/context.server";
-import { toApiError } from "~/api/router.server";
+import { refusalOf } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createCollection, listCollections, orderCollections, setFeatured } from "~/services/collections.server";
 import { listParam, parseListParams, type ActionResult } from "~/lib/admin-list";
@@ -100,9 +100,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     }
     return { ok: false, error: "Unknown action" } satisfies ActionResult;
   } catch (e) {
-    const err = toApiError(e);
-    if (err.status >= 500) throw e;
-    return { ok: false, error: err.message } satisfies ActionResult;
+    return { ok: false, error: refusalOf(e).message } satisfies ActionResult;
   }
 };
 

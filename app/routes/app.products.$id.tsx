@@ -33,7 +33,7 @@ import { COMPANION_TRANSITIONS, companionEndpoints, type CompanionStatus, type M
 import { productsEndpoints } from "~/contract/products";
 import { getAppContext } from "~/context.server";
 import { ApiError } from "~/api/errors.server";
-import { toApiError } from "~/api/router.server";
+import { refusalOf } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { staffError } from "~/lib/staff-errors";
 import { GENDER_LABEL } from "~/components/admin";
@@ -168,8 +168,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
         return fail("Unknown action");
     }
   } catch (e) {
-    const err = toApiError(e);
-    if (err.status >= 500) throw e;
+    const err = refusalOf(e);
     const reason = (err.details as { reason?: string } | undefined)?.reason;
     return fail(reason && reason !== err.message ? `${err.message}: ${reason}` : err.message);
   }

@@ -9,9 +9,8 @@ import { BlockStack, Button, Card, Checkbox, InlineStack, Layout, Page, Text, Te
 import { useEffect, useState } from "react";
 import { storesEndpoints } from "~/contract/stores";
 import { getAppContext } from "~/context.server";
-import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { orNotFound } from "~/lib/admin-route.server";
+import { orNotFound, refusalOf } from "~/lib/admin-route.server";
 import {
   featuredProducts,
   getStore,
@@ -74,9 +73,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
     }
     return fail("Unknown action");
   } catch (e) {
-    const err = toApiError(e);
-    if (err.status >= 500) throw e;
-    return fail(err.message);
+    return fail(refusalOf(e).message);
   }
 };
 

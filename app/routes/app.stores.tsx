@@ -11,7 +11,7 @@ import type { z } from "zod";
 import { TargetGender } from "~/contract/common";
 import { storesEndpoints } from "~/contract/stores";
 import { getAppContext } from "~/context.server";
-import { toApiError } from "~/api/router.server";
+import { refusalOf } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createStore, deleteStore, listStores, updateStore, vendorOptions } from "~/services/stores.server";
 import { listParam, parseListParams } from "~/lib/admin-list";
@@ -93,8 +93,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     }
     return { ok: false, intent, error: "Unknown action" };
   } catch (e) {
-    const err = toApiError(e);
-    if (err.status >= 500) throw e;
+    const err = refusalOf(e);
     return { ok: false, intent, error: err.message, canForce: intent === "delete" && err.status === 409 };
   }
 };

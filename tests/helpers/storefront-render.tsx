@@ -7,30 +7,16 @@ import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { User } from "~/contract";
+import { shopper } from "./storefront-user";
 import type { ApiClient } from "~/client";
 import { App } from "../../storefront/src/App";
 import { ApiContext } from "../../storefront/src/lib/api";
 import { SESSION_QUERY_KEY, SessionProvider } from "../../storefront/src/lib/session";
 
+export { shopper };
+
 export const failingApi = new Proxy({} as ApiClient, {
   get: (_t, name) => () => Promise.reject(new Error(`unexpected API call ${String(name)}`)),
-});
-
-/** A signed-in shopper (Ada), with `over` applied. */
-export const shopper = (over: Partial<User> = {}): User => ({
-  id: "u1",
-  auth_provider: "password",
-  email: "ada@example.test",
-  first_name: "Ada",
-  last_name: null,
-  phone_number: null,
-  role: "SHOPPER",
-  permissions: [],
-  vendor_id: null,
-  cart_id: null,
-  metadata: {},
-  created_at: "2025-01-01T00:00:00.000Z",
-  ...over,
 });
 
 export function renderStorefront(path: string, seed: (qc: QueryClient) => void = () => undefined, user: User | null = shopper()): string {

@@ -4,20 +4,11 @@
  * the query cache and the API client is a fake that fails if called.
  */
 import { describe, expect, it } from "vitest";
-import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router-dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ProductCard, User } from "~/contract";
-import type { ApiClient } from "~/client";
-import { App } from "../../../storefront/src/App";
-import { ApiContext } from "../../../storefront/src/lib/api";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
+import { renderStorefront, shopper } from "../../helpers/storefront-render";
 import { FIRST_HOME_CURSOR, homeFeedKey } from "../../../storefront/src/lib/home-feed-query";
 import type { Gender } from "../../../storefront/src/lib/gender-routing";
 
-const failingApi = new Proxy({} as ApiClient, {
-  get: (_t, name) => () => Promise.reject(new Error(`unexpected API call ${String(name)}`)),
-});
 
 function product(i: number, over: Partial<ProductCard> = {}): ProductCard {
   return {
@@ -36,52 +27,30 @@ function product(i: number, over: Partial<ProductCard> = {}): ProductCard {
   };
 }
 
-function user(over: Partial<User> = {}): User {
-  return {
-    id: "u1",
-    auth_provider: "guest",
-    email: null,
-    first_name: null,
-    last_name: null,
-    phone_number: null,
-    role: "SHOPPER",
-    permissions: [],
-    vendor_id: null,
-    cart_id: null,
-    metadata: {},
-    created_at: "2025-01-01T00:00:00.000Z",
-    ...over,
-  };
-}
+/** A guest unless told otherwise. */
+const user = (over: Partial<User> = {}): User => shopper({ auth_provider: "guest", email: null, first_name: null, ...over });
 
 function render(path: string, opts: { user?: User; products?: { gender: Gender; search?: string; items: ProductCard[]; hasNextPage: boolean } } = {}) {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  qc.setQueryData(SESSION_QUERY_KEY, opts.user ?? user());
-  if (opts.products) {
-    const { gender, items, hasNextPage } = opts.products;
-    qc.setQueryData(homeFeedKey(gender, (opts.user ?? user()).id), {
-      pages: [
-        {
-          cursor: FIRST_HOME_CURSOR,
-          next: hasNextPage ? { index: 1, randomCursor: "c1", randomDone: false, relatedOffset: 6 } : undefined,
-          random: items,
-          related: [],
-          insertions: [],
-        },
-      ],
-      pageParams: [FIRST_HOME_CURSOR],
-    });
-  }
-  return renderToString(
-    <QueryClientProvider client={qc}>
-      <ApiContext.Provider value={failingApi}>
-        <MemoryRouter initialEntries={[path]}>
-          <SessionProvider>
-            <App />
-          </SessionProvider>
-        </MemoryRouter>
-      </ApiContext.Provider>
-    </QueryClientProvider>,
+  const who = opts.user ?? user();
+  return renderStorefront(
+    path,
+    (qc) => {
+      if (!opts.products) return;
+      const { gender, items, hasNextPage } = opts.products;
+      qc.setQueryData(homeFeedKey(gender, who.id), {
+        pages: [
+          {
+            cursor: FIRST_HOME_CURSOR,
+            next: hasNextPage ? { index: 1, randomCursor: "c1", randomDone: false, relatedOffset: 6 } : undefined,
+            random: items,
+            related: [],
+            insertions: [],
+          },
+        ],
+        pageParams: [FIRST_HOME_CURSOR],
+      });
+    },
+    who,
   );
 }
 

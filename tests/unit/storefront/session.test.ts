@@ -13,23 +13,9 @@ import {
   type UserIdStore,
 } from "../../../storefront/src/lib/session-core";
 import { USER_ID_STORAGE_KEY } from "../../../storefront/src/lib/constants";
+import { shopper } from "../../helpers/storefront-user";
 
-function user(id: string, auth_provider: User["auth_provider"] = "guest", email: string | null = null): User {
-  return {
-    id,
-    auth_provider,
-    email,
-    first_name: null,
-    last_name: null,
-    phone_number: null,
-    role: "SHOPPER",
-    permissions: [],
-    vendor_id: null,
-    cart_id: null,
-    metadata: {},
-    created_at: "2025-01-01T00:00:00.000Z",
-  };
-}
+const user = (id: string, auth_provider: User["auth_provider"] = "guest", email: string | null = null): User => shopper({ id, auth_provider, email, first_name: null });
 
 class HttpError extends Error {
   constructor(readonly status: number) {

@@ -10,7 +10,7 @@ import type { Gender } from "../lib/gender-routing";
 import { useApi } from "../lib/api";
 import { HOME_CACHE_MS, HOME_INSERTION_PRODUCTS, HOME_STALE_MS } from "../lib/constants";
 import { storePath } from "../lib/store-path";
-import { ProductCard, ProductCardSkeleton } from "./ProductCard";
+import { ProductCard, ProductGridSkeleton } from "./ProductCard";
 
 const KIND_LABEL = { collection: "Collection", store: "Store", style: "Style" } as const;
 
@@ -36,11 +36,7 @@ function StyleProducts({ id, name, gender }: { id: string; name: string; gender:
   });
   if (q.isPending)
     return (
-      <div className="insertion__products" aria-busy="true" aria-label={`Loading ${name}`}>
-        {Array.from({ length: HOME_INSERTION_PRODUCTS }, (_, i) => (
-          <ProductCardSkeleton key={i} />
-        ))}
-      </div>
+      <ProductGridSkeleton count={HOME_INSERTION_PRODUCTS} label={`Loading ${name}`} className="insertion__products" />
     );
   const products = (q.data?.products ?? []).filter((p) => gender === "both" || p.target_gender === "both" || p.target_gender === gender).slice(0, HOME_INSERTION_PRODUCTS);
   if (products.length === 0) return <p className="insertion__empty">No products in this style yet.</p>;

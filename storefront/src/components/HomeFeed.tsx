@@ -14,7 +14,7 @@ import { composeFeed, countProducts } from "../lib/home-feed";
 import { FIRST_HOME_CURSOR, fetchHomeFeedPage, homeFeedKey, type HomeFeedCursor } from "../lib/home-feed-query";
 import { useRecentlyViewed } from "../lib/use-recently-viewed";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
-import { ProductCard, ProductCardSkeleton } from "./ProductCard";
+import { ProductCard, ProductGridSkeleton } from "./ProductCard";
 import { FeedInsertion } from "./FeedInsertion";
 import { FeedFooter } from "./FeedStatus";
 
@@ -56,11 +56,7 @@ export function HomeFeed() {
 
   if (feed.isPending) {
     return (
-      <div className="grid" aria-busy="true" aria-label="Loading products" data-testid="home-feed-loading">
-        {Array.from({ length: 8 }, (_, i) => (
-          <ProductCardSkeleton key={i} />
-        ))}
-      </div>
+      <ProductGridSkeleton count={8} label="Loading products" testId="home-feed-loading" />
     );
   }
 

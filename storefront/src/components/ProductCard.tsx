@@ -78,3 +78,14 @@ export function ProductCardSkeleton() {
     </div>
   );
 }
+
+/** A loading grid of `count` card skeletons, announced as busy with `label`. */
+export function ProductGridSkeleton({ count, label, className = "grid", testId }: { count: number; label: string; className?: string; testId?: string }) {
+  return (
+    <div className={className} aria-busy="true" aria-label={label} data-testid={testId}>
+      {Array.from({ length: count }, (_, i) => (
+        <ProductCardSkeleton key={i} />
+      ))}
+    </div>
+  );
+}

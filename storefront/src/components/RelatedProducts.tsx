@@ -10,7 +10,7 @@ import { useGender } from "../lib/gender";
 import { targetGenderParam } from "../lib/gender-preference";
 import { FIRST_RELATED_CURSOR, mergeRelated, nextRelatedCursor, type RelatedCursor, type RelatedPage } from "../lib/related-feed";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
-import { ProductCard, ProductCardSkeleton } from "./ProductCard";
+import { ProductCard, ProductGridSkeleton } from "./ProductCard";
 import { FeedFooter } from "./FeedStatus";
 
 export interface RelatedProductsProps {
@@ -68,11 +68,7 @@ export function RelatedProducts({ productId, batchSize, title = "You may also li
         {title}
       </h2>
       {related.isPending ? (
-        <div className="grid" aria-busy="true" aria-label="Loading related products">
-          {Array.from({ length: 4 }, (_, i) => (
-            <ProductCardSkeleton key={i} />
-          ))}
-        </div>
+        <ProductGridSkeleton count={4} label="Loading related products" />
       ) : related.isError && products.length === 0 ? (
         <div className="inline-state" role="alert">
           <p className="inline-state__text">{errorMessage(related.error, "Related products could not be loaded.")}</p>

@@ -14,7 +14,7 @@ import { COLLECTIONS_KEY } from "../lib/saved";
 import { useSession } from "../lib/session";
 import { useDocumentTitle } from "../lib/use-document-title";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
-import { ProductCard, ProductCardSkeleton } from "../components/ProductCard";
+import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
 import { FeedFooter, Spinner } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModal";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -100,11 +100,7 @@ function CollectionProducts({ collection }: { collection: UserCollection }) {
       list={products}
       count={items.length}
       loading={
-        <div className="grid" aria-busy="true" aria-label="Loading products">
-          {Array.from({ length: 4 }, (_, i) => (
-            <ProductCardSkeleton key={i} />
-          ))}
-        </div>
+        <ProductGridSkeleton count={4} label="Loading products" />
       }
       errorTitle="The products could not be loaded"
       empty={

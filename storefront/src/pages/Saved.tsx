@@ -12,7 +12,7 @@ import { ProductOpenerProvider, useProductModalRoute } from "../lib/product-open
 import { SAVED_LIST_KEY, primeToggles, savedKey, useSavedProduct } from "../lib/saved";
 import { useSession } from "../lib/session";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
-import { ProductCard, ProductCardSkeleton } from "../components/ProductCard";
+import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
 import { FeedFooter } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModal";
 import { GuestNote, SessionGate } from "../components/AccountNav";
@@ -75,11 +75,7 @@ export function Saved() {
             list={saved}
             count={items.length}
             loading={
-              <div className="grid" aria-busy="true" aria-label="Loading saved products">
-                {Array.from({ length: 4 }, (_, i) => (
-                  <ProductCardSkeleton key={i} />
-                ))}
-              </div>
+              <ProductGridSkeleton count={4} label="Loading saved products" />
             }
             errorTitle="Your saved products could not be loaded"
             empty={

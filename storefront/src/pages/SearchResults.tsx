@@ -36,7 +36,7 @@ import {
   type SearchState,
 } from "../lib/search-state";
 import { formatMoney } from "../lib/products";
-import { ProductCard, ProductCardSkeleton } from "../components/ProductCard";
+import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
 
 /** Searches people often start from, offered when nothing matches. */
 const SUGGESTIONS = ["Linen shirt", "Denim", "Knitwear", "Jackets", "Dresses", "Trainers"];
@@ -350,11 +350,7 @@ export function SearchResults({ term }: { term: string }) {
       </div>
 
       {q.isPending ? (
-        <div className="grid" aria-busy="true" aria-label="Searching" data-testid="search-loading">
-          {Array.from({ length: 8 }, (_, i) => (
-            <ProductCardSkeleton key={i} />
-          ))}
-        </div>
+        <ProductGridSkeleton count={8} label="Searching" testId="search-loading" />
       ) : q.isError && !answer ? (
         <div className="state state--error" role="alert" data-testid="search-error">
           <h2 className="state__title">The search did not work</h2>

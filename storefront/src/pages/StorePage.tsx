@@ -14,7 +14,7 @@ import { targetGenderParam } from "../lib/gender-preference";
 import { homePathFor } from "../lib/gender-routing";
 import { useProductModalRoute, ProductOpenerProvider } from "../lib/product-opener";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
-import { ProductCard, ProductCardSkeleton } from "../components/ProductCard";
+import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
 import { FeedFooter, Spinner } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModal";
 import { FollowButton } from "../components/FollowButton";
@@ -104,11 +104,7 @@ export function StorePage() {
         </header>
         <StoreReviews key={`reviews-${s.id}`} storeId={s.id} storeName={s.name} />
         {products.isPending ? (
-          <div className="grid" aria-busy="true" aria-label="Loading products">
-            {Array.from({ length: 8 }, (_, i) => (
-              <ProductCardSkeleton key={i} />
-            ))}
-          </div>
+          <ProductGridSkeleton count={8} label="Loading products" />
         ) : products.isError && items.length === 0 ? (
           <div className="state state--error" role="alert">
             <h2 className="state__title">{Messages.FAILED_TO_FETCH_PRODUCTS}</h2>

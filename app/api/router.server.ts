@@ -8,9 +8,10 @@ import { Prisma } from "@prisma/client";
 import { z } from "zod";
 import type { EndpointDef, EndpointParsed, EndpointResult } from "~/contract/endpoint";
 import { endpoints, type EndpointName, type Endpoints } from "~/contract";
-import { ErrorCodes, Messages } from "~/contract/messages";
+import { ErrorCodes, Messages, type ErrorStatus } from "~/contract/messages";
 import type { AppContext } from "~/context.server";
 import type { Logger } from "~/lib/logger.server";
+import { DomainError, type DomainErrorKind } from "~/lib/domain-errors";
 import { ApiError } from "./errors.server";
 import { authenticateApiKey, authenticateRequest, authorize, type AuthState } from "./auth.server";
 
@@ -229,15 +230,29 @@ export function createApiHandler(handlers: AllHandlers) {
       const err = toApiError(e);
       status = err.status;
       if (err.status >= 500) log.error({ err: e }, "request failed");
-      return errorResponse(err.status, err.code, err.message, requestId, err.details);
+      const retryAfter = e instanceof DomainError && e.retryAfterSeconds ? { "retry-after": String(e.retryAfterSeconds) } : undefined;
+      return errorResponse(err.status, err.code, err.message, requestId, err.details, retryAfter);
     } finally {
       log.info({ status, ms: Math.round(performance.now() - started), userId }, "api request");
     }
   };
 }
 
+const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, ErrorStatus> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
 export function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
+  if (e instanceof DomainError) return new ApiError(STATUS_OF_DOMAIN_ERROR[e.kind], e.message, e.details);
   if (e instanceof Prisma.PrismaClientKnownRequestError) {
     if (e.code === "P2025") return new ApiError(404, Messages.NOT_FOUND);
     if (e.code === "P2002") return new ApiError(409, "This record already exists");

@@ -28,7 +28,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", config.APP_MODE === "production");
+  app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
 
   app.use(

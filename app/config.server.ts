@@ -6,8 +6,10 @@
  * adapters, demo accounts) and `production` (external services, no demo accounts).
  */
 import crypto from "node:crypto";
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { localSecret } from "./lib/local-secrets.server";
 import { FAL_JWKS_URL } from "./providers/image-ai/fal-webhook";
 import { IMAGE_AI_OPERATIONS, type ImageAiOperation } from "./providers/image-ai/port";
 
@@ -29,6 +31,47 @@ const ImageAiRoutes = z
       } else routes[op as ImageAiOperation] = provider;
     }
     return routes;
+  });
+
+/**
+ * Placeholder secrets this code base once fell back to: public, so never accepted as a real one.
+ */
+const PUBLIC_SECRETS = new Set(["local-mode-secret", "local-mode", "fashion-discovery-local-secret", "fashion-discovery-local-review-links"]);
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY: which X-Forwarded-For hops Express may believe (its `trust proxy` setting).
+ * Unset/"false"/"0" → none (req.ip is the socket's peer); a number → that many proxy hops;
+ * a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal → those proxies.
+ * "true" is refused: it believes any client-sent X-Forwarded-For, so rate limits per address hold nothing.
+ */
+const TrustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((raw, ctx): false | number | string[] => {
+    const v = (raw ?? "").toLowerCase();
+    if (v === "" || v === "false" || v === "0") return false;
+    if (v === "true") {
+      ctx.addIssue({ code: "custom", message: "TRUST_PROXY=true would believe any X-Forwarded-For a client sends: give the number of proxy hops (e.g. 1) or the proxies' addresses/CIDRs" });
+      return false;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops > 10) ctx.addIssue({ code: "custom", message: "TRUST_PROXY: at most 10 proxy hops" });
+      return hops;
+    }
+    const list = v.split(",").map((p) => p.trim()).filter(Boolean);
+    for (const item of list) {
+      const [address, prefix, extra] = item.split("/");
+      const family = net.isIP(address);
+      const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+      if (!PROXY_NAMES.has(item) && (extra !== undefined || family === 0 || !prefixOk)) {
+        ctx.addIssue({ code: "custom", message: `TRUST_PROXY: "${item}" is not a number of hops, an IP address, a CIDR or loopback/linklocal/uniquelocal` });
+      }
+    }
+    return list;
   });
 
 const adapter = <T extends [string, ...string[]]>(values: T, fallback: T[number]) =>
@@ -118,6 +161,8 @@ export const ConfigSchema = z
     /** Runs of an import job before a transient failure (source down, image timeouts) is final. */
     TAOBAO_IMPORT_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
     DATA_SERVICE_API_KEY: optionalString,
+    /** Which proxies' X-Forwarded-For to believe for the client address (see TrustProxy). */
+    TRUST_PROXY: TrustProxy,
   })
   .superRefine((c, ctx) => {
     const need = (cond: boolean, keys: (keyof typeof c)[], why: string) => {
@@ -126,7 +171,15 @@ export const ConfigSchema = z
         if (!c[k]) ctx.addIssue({ code: "custom", path: [k], message: `${k} is required ${why}` });
       }
     };
-    need(c.APP_MODE === "production", ["DATABASE_URL", "APP_SECRET", "APP_URL"], "in production mode");
+    // SHOPIFY_API_SECRET whatever the commerce adapter: webhooks and the App Proxy are verified with it.
+    need(c.APP_MODE === "production", ["DATABASE_URL", "APP_SECRET", "APP_URL", "SHOPIFY_API_SECRET"], "in production mode");
+    for (const k of ["APP_SECRET", "SHOPIFY_API_SECRET", "FAL_WEBHOOK_SECRET", "DATA_SERVICE_API_KEY"] as const) {
+      const v = c[k];
+      if (v && PUBLIC_SECRETS.has(v)) ctx.addIssue({ code: "custom", path: [k], message: `${k} is a public placeholder value: set a secret of your own` });
+    }
+    if (c.DATA_SERVICE_API_KEY && c.DATA_SERVICE_API_KEY.length < 24) {
+      ctx.addIssue({ code: "custom", path: ["DATA_SERVICE_API_KEY"], message: "DATA_SERVICE_API_KEY must be at least 24 characters" });
+    }
     need(c.COMMERCE_ADAPTER === "shopify", ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "SHOPIFY_SHOP"], "when COMMERCE_ADAPTER=shopify");
     need(c.STORAGE_ADAPTER === "s3", ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"], "when STORAGE_ADAPTER=s3");
     need(c.IMAGE_AI_ADAPTER === "fal", ["FAL_KEY"], "when IMAGE_AI_ADAPTER=fal");
@@ -155,21 +208,49 @@ export const ConfigSchema = z
       ctx.addIssue({ code: "custom", path: ["APP_SECRET"], message: "APP_SECRET must be at least 32 characters" });
     }
   })
-  .transform(({ VECTOR_ADAPTER, ...c }) => {
+  .transform(({ VECTOR_ADAPTER, APP_SECRET, SHOPIFY_API_SECRET, FAL_WEBHOOK_SECRET, ...c }) => {
     const languageModel = c.LANGUAGE_MODEL ?? c.LLM_ADAPTER ?? "local";
-    return {
+    const dataDir = path.resolve(c.DATA_DIR);
+    const config = {
       ...c,
       VECTOR_INDEX: c.VECTOR_INDEX ?? VECTOR_ADAPTER ?? "auto",
       LANGUAGE_MODEL: languageModel,
       /** Same as LANGUAGE_MODEL (kept for code that reads the former name). */
       LLM_ADAPTER: languageModel,
-      DATA_DIR: path.resolve(c.DATA_DIR),
+      DATA_DIR: dataDir,
       IMAGE_AI_ROUTES: c.IMAGE_AI_ROUTES ?? {},
-      FAL_WEBHOOK_SECRET:
-        c.FAL_WEBHOOK_SECRET ??
-        crypto.createHmac("sha256", c.APP_SECRET ?? c.SHOPIFY_API_SECRET ?? "fashion-discovery-local-secret").update("fal-webhook").digest("hex"),
+      /** Signing secret (review links, the fal webhook token): APP_SECRET, or in local mode one generated in DATA_DIR. */
+      APP_SECRET: "",
+      /** Webhook and App Proxy HMAC key: SHOPIFY_API_SECRET, or in local mode one generated in DATA_DIR. */
+      SHOPIFY_API_SECRET: "",
+      FAL_WEBHOOK_SECRET: "",
     };
+    // Resolved on first read, so parsing a configuration never writes to DATA_DIR by itself.
+    const secret = (configured: string | undefined, name: string) => () => {
+      if (configured) return configured;
+      // Unreachable through loadConfig (production requires both); kept so no path can invent one.
+      if (c.APP_MODE === "production") throw new Error(`${name} is not configured (required in production mode)`);
+      return localSecret(dataDir, name.toLowerCase().replace(/_/g, "-"));
+    };
+    const appSecret = secret(APP_SECRET, "APP_SECRET");
+    lazy(config, "APP_SECRET", appSecret);
+    lazy(config, "SHOPIFY_API_SECRET", secret(SHOPIFY_API_SECRET, "SHOPIFY_API_SECRET"));
+    lazy(config, "FAL_WEBHOOK_SECRET", () => FAL_WEBHOOK_SECRET ?? crypto.createHmac("sha256", appSecret()).update("fal-webhook").digest("hex"));
+    return config;
   });
+
+/** Defines `key` as an enumerable property computed once, on first read. */
+function lazy<T extends object, K extends keyof T>(target: T, key: K, compute: () => T[K]) {
+  let value: T[K] | undefined;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= compute()),
+    set: (v: T[K]) => {
+      value = v;
+    },
+  });
+}
 
 export type AppConfig = z.output<typeof ConfigSchema>;
 

@@ -1,7 +1,7 @@
 /**
  * Shopify configuration, once (app template convention). In local mode no Shopify credentials
- * exist; the object is still built (with inert placeholders) so the same routes load, and the
- * embedded-admin paths are only used when COMMERCE_ADAPTER=shopify.
+ * exist; the object is still built (an inert API key, the local secret of DATA_DIR) so the same
+ * routes load, and the embedded-admin paths are only used when COMMERCE_ADAPTER=shopify.
  */
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
@@ -17,7 +17,8 @@ export const shopifyConfigured = config.COMMERCE_ADAPTER === "shopify";
 
 const shopify = shopifyApp({
   apiKey: config.SHOPIFY_API_KEY ?? "local-mode",
-  apiSecretKey: config.SHOPIFY_API_SECRET ?? "local-mode-secret",
+  // Configured, or (local mode only) generated once in DATA_DIR: never a public constant.
+  apiSecretKey: config.SHOPIFY_API_SECRET,
   apiVersion: ADMIN_API_VERSION,
   scopes: (config.SCOPES ?? "read_products,write_products,read_orders,write_orders,read_inventory,write_inventory,read_customers,read_publications,write_publications,read_returns,write_returns,read_fulfillments,write_fulfillments")
     .split(",")

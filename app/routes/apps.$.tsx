@@ -62,7 +62,7 @@ async function forward(args: LoaderFunctionArgs | ActionFunctionArgs, kind: "loa
   const rest = url.pathname.slice(prefix.length); // "" or "/api/..."
 
   const config = getConfig();
-  const secret = config.SHOPIFY_API_SECRET ?? "local-mode-secret";
+  const secret = config.SHOPIFY_API_SECRET;
   const customer = readCookie(request.headers.get("cookie"), PREVIEW_CUSTOMER_COOKIE);
 
   const query = new URLSearchParams();

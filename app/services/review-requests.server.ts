@@ -34,9 +34,9 @@ const DAY_MS = 86_400_000;
 // ---------------------------------------------------------------------------------------------
 // Tokens
 
-/** The signing secret: APP_SECRET (required in production), else the Shopify app secret, else a local-mode constant. */
+/** APP_SECRET: required in production, generated once in DATA_DIR in local mode. */
 function signingSecret(config: AppContext["config"]): string {
-  return config.APP_SECRET ?? config.SHOPIFY_API_SECRET ?? "fashion-discovery-local-review-links";
+  return config.APP_SECRET;
 }
 
 const sign = (secret: string, payload: string) => crypto.createHmac("sha256", secret).update(`review-invitation:${payload}`).digest("base64url");

@@ -9,13 +9,14 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
-import { resetConfigCache } from "../../app/config.server";
+import { getConfig, resetConfigCache } from "../../app/config.server";
 import { signAppProxyQuery, signedAppProxySearchParams, appProxyMessage } from "../../app/services/app-proxy-signing.server";
 
 type RouteFn = (args: LoaderFunctionArgs) => Promise<Response> | Response;
 type RouteModule = { loader: RouteFn; action?: RouteFn };
 
-const SECRET = "local-mode-secret"; // shopify.server.ts in local mode (no SHOPIFY_API_SECRET)
+/** What shopify.server.ts verifies with in local mode: the secret generated once in DATA_DIR. */
+let SECRET = "";
 const ORIGIN = "http://localhost";
 
 let app: TestApp;
@@ -56,6 +57,7 @@ beforeAll(async () => {
   setAppContext(app.ctx);
   setPrisma(app.database.db);
   resetConfigCache();
+  SECRET = getConfig().SHOPIFY_API_SECRET;
   proxy = (await import("../../app/routes/proxy.$")) as RouteModule;
   apps = (await import("../../app/routes/apps.$")) as RouteModule;
   preview = (await import("../../app/routes/theme-preview")) as unknown as RouteModule;
@@ -120,6 +122,14 @@ describe("proxy route (/proxy/*)", () => {
 
     const wrongKey = new URLSearchParams({ ...params, signature: signAppProxyQuery(params, "another-secret") });
     expect((await call(proxy.loader, new Request(`${ORIGIN}/proxy/api/products?${wrongKey}`))).status).toBe(400);
+  });
+
+  it("refuses a request signed with the former public placeholder secret", async () => {
+    expect(SECRET).not.toBe("local-mode-secret");
+    expect(SECRET.length).toBeGreaterThanOrEqual(32);
+    const params = proxyParams({ limit: "8" });
+    const placeholder = new URLSearchParams({ ...params, signature: signAppProxyQuery(params, "local-mode-secret") });
+    expect((await call(proxy.loader, new Request(`${ORIGIN}/proxy/api/products?${placeholder}`))).status).toBe(400);
   });
 
   it("refuses a request without signature", async () => {

@@ -432,7 +432,7 @@ describe("merge guest into account", () => {
 describe("demo accounts", () => {
   it("are refused in production mode", async () => {
     const prod = await createTestApp({
-      env: { APP_MODE: "production", DATABASE_URL: "postgresql://x/y", APP_SECRET: "x".repeat(32), APP_URL: "https://example.com" },
+      env: { APP_MODE: "production", DATABASE_URL: "postgresql://x/y", APP_SECRET: "x".repeat(32), APP_URL: "https://example.com", SHOPIFY_API_SECRET: "s".repeat(32) },
     });
     try {
       expect(prod.ctx.config.APP_MODE).toBe("production");

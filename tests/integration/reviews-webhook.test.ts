@@ -2,10 +2,11 @@
  * From the store's order webhook to the review-request email: a fulfilment whose shipment_status
  * is "delivered" moves its items to delivered in the read model; once every item is delivered the
  * webhook queues `reviews.request`, whose run emails a review link (outbox in local mode).
- * The webhook is HMAC-verified by `authenticate.webhook` (local mode signs with its placeholder secret).
+ * The webhook is HMAC-verified by `authenticate.webhook` (local mode: the secret generated once in DATA_DIR).
  */
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "../../app/config.server";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
 import { jobHandlers } from "../../app/jobs/handlers.server";
@@ -15,7 +16,6 @@ import { createTestApp, type TestApp } from "../helpers/app";
 import { createProduct, pgid } from "./products-fixtures";
 
 const SHOP = "test-shop.myshopify.com";
-const SECRET = "local-mode-secret"; // app/shopify.server.ts without SHOPIFY_API_SECRET
 
 type Route = { action: (a: { request: Request; params: object; context: object }) => Promise<Response> };
 let app: TestApp;
@@ -32,14 +32,15 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-function webhook(topic: string, payload: object) {
+/** shopify.server.ts verifies with getConfig()'s secret (generated in DATA_DIR when none is set). */
+function webhook(topic: string, payload: object, secret = getConfig().SHOPIFY_API_SECRET) {
   const body = JSON.stringify(payload);
   return new Request("http://localhost:3000/webhooks/orders", {
     method: "POST",
     body,
     headers: {
       "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", SECRET).update(body).digest("base64"),
+      "x-shopify-hmac-sha256": crypto.createHmac("sha256", secret).update(body).digest("base64"),
       "x-shopify-topic": topic,
       "x-shopify-shop-domain": SHOP,
       "x-shopify-api-version": "2026-10",
@@ -80,6 +81,11 @@ const requestJobs = () => app.database.db.job.count({ where: { queue: REVIEWS_RE
 const items = () => app.database.db.orderItem.findMany({ where: { order_id: "gid://shopify/Order/7701" }, orderBy: { id: "asc" } });
 
 describe("order webhooks → review request", () => {
+  it("refuses a webhook signed with the former public placeholder secret", async () => {
+    expect((await call(webhook("orders/create", order, "local-mode-secret"))).status).toBe(401);
+    expect(await app.database.db.order.count()).toBe(0);
+  });
+
   it("moves items forward with the carrier's shipment status and never back", async () => {
     expect((await call(webhook("orders/create", { ...order, fulfillments: [fulfilment(71, "in_transit"), fulfilment(72, null)] }))).status).toBe(200);
     expect((await items()).map((i) => i.status)).toEqual(["shipped", "fulfilled"]);

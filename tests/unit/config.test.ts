@@ -1,9 +1,17 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, getConfig, loadConfig, resetConfigCache } from "../../app/config.server";
 import { pgConfigFromUrl } from "../../app/lib/pg-url";
 
-const PROD = { APP_MODE: "production", DATABASE_URL: "postgresql://u:p@db.example.com/app", APP_SECRET: "s".repeat(32), APP_URL: "https://shop.example.com" };
+const PROD = {
+  APP_MODE: "production",
+  DATABASE_URL: "postgresql://u:p@db.example.com/app",
+  APP_SECRET: "s".repeat(32),
+  APP_URL: "https://shop.example.com",
+  SHOPIFY_API_SECRET: "shpss_0123456789abcdef",
+};
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -36,7 +44,6 @@ describe("loadConfig", () => {
     expect(c.DATA_DIR).toBe(path.resolve(".data"));
     expect(path.isAbsolute(c.DATA_DIR)).toBe(true);
     expect(c.DATABASE_URL).toBeUndefined();
-    expect(c.APP_SECRET).toBeUndefined();
   });
 
   it("parses PORT and resolves DATA_DIR", () => {
@@ -56,12 +63,13 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATABASE_URL: " postgresql://x/y " }).DATABASE_URL).toBe("postgresql://x/y");
   });
 
-  it("production mode needs DATABASE_URL, APP_SECRET and APP_URL, all reported at once", () => {
+  it("production mode needs DATABASE_URL, APP_SECRET, APP_URL and SHOPIFY_API_SECRET, all reported at once", () => {
     const problems = problemsOf({ APP_MODE: "production" });
-    expect(problems).toHaveLength(3);
+    expect(problems).toHaveLength(4);
     expect(problems.join("\n")).toContain("DATABASE_URL is required in production mode");
     expect(problems.join("\n")).toContain("APP_SECRET is required in production mode");
     expect(problems.join("\n")).toContain("APP_URL is required in production mode");
+    expect(problems.join("\n")).toContain("SHOPIFY_API_SECRET is required in production mode");
 
     let error: unknown;
     try {
@@ -74,6 +82,69 @@ describe("loadConfig", () => {
     for (const k of ["DATABASE_URL", "APP_SECRET", "APP_URL"]) expect((error as Error).message).toContain(`  - ${k}: `);
 
     expect(loadConfig(PROD).APP_MODE).toBe("production");
+  });
+
+  it("production mode refuses to start without a real SHOPIFY_API_SECRET, whatever the commerce adapter", () => {
+    const { SHOPIFY_API_SECRET: _omit, ...withoutSecret } = PROD;
+    for (const COMMERCE_ADAPTER of ["local", "shopify"]) {
+      const shopify = COMMERCE_ADAPTER === "shopify" ? { SHOPIFY_API_KEY: "k", SHOPIFY_APP_URL: "https://app.example.com", SHOPIFY_SHOP: "x.myshopify.com" } : {};
+      expect(problemsOf({ ...withoutSecret, ...shopify, COMMERCE_ADAPTER }).join("\n")).toContain("SHOPIFY_API_SECRET is required");
+      expect(problemsOf({ ...PROD, ...shopify, COMMERCE_ADAPTER, SHOPIFY_API_SECRET: "local-mode-secret" })).toEqual([
+        "SHOPIFY_API_SECRET: SHOPIFY_API_SECRET is a public placeholder value: set a secret of your own",
+      ]);
+    }
+    expect(loadConfig(PROD).SHOPIFY_API_SECRET).toBe(PROD.SHOPIFY_API_SECRET);
+  });
+
+  it("refuses the public placeholder values as secrets in any mode, and a short DATA_SERVICE_API_KEY", () => {
+    expect(problemsOf({ APP_SECRET: "fashion-discovery-local-review-links" })[0]).toMatch(/^APP_SECRET: APP_SECRET is a public placeholder/);
+    expect(problemsOf({ SHOPIFY_API_SECRET: "local-mode-secret" })[0]).toMatch(/^SHOPIFY_API_SECRET: .*public placeholder/);
+    expect(problemsOf({ FAL_WEBHOOK_SECRET: "fashion-discovery-local-secret" })[0]).toMatch(/^FAL_WEBHOOK_SECRET: /);
+    expect(problemsOf({ DATA_SERVICE_API_KEY: "short" })).toEqual(["DATA_SERVICE_API_KEY: DATA_SERVICE_API_KEY must be at least 24 characters"]);
+  });
+
+  it("local mode without secrets: one random secret per DATA_DIR, generated on first use and kept", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-config-secrets-"));
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "fd-config-secrets-"));
+    try {
+      const c = loadConfig({ DATA_DIR: dir });
+      // Parsing alone writes nothing.
+      expect(fs.existsSync(path.join(dir, "secrets"))).toBe(false);
+      const shopify = c.SHOPIFY_API_SECRET;
+      const app = c.APP_SECRET;
+      for (const s of [shopify, app]) {
+        expect(s.length).toBeGreaterThanOrEqual(32);
+        expect(["local-mode-secret", "fashion-discovery-local-secret", "fashion-discovery-local-review-links"]).not.toContain(s);
+      }
+      expect(shopify).not.toBe(app);
+      expect(c.FAL_WEBHOOK_SECRET).toMatch(/^[0-9a-f]{64}$/);
+      // Kept in DATA_DIR, private to the owner; a later start (another process) reads the same values.
+      expect(fs.readFileSync(path.join(dir, "secrets", "shopify-api-secret"), "utf8")).toBe(shopify);
+      if (process.platform !== "win32") expect(fs.statSync(path.join(dir, "secrets", "shopify-api-secret")).mode & 0o077).toBe(0);
+      const again = loadConfig({ DATA_DIR: dir });
+      expect([again.SHOPIFY_API_SECRET, again.APP_SECRET]).toEqual([shopify, app]);
+      // Another installation gets its own.
+      expect(loadConfig({ DATA_DIR: other }).SHOPIFY_API_SECRET).not.toBe(shopify);
+      // Configured values win and nothing is generated for them.
+      const configured = loadConfig({ DATA_DIR: other, SHOPIFY_API_SECRET: "configured-secret", APP_SECRET: "a".repeat(32) });
+      expect([configured.SHOPIFY_API_SECRET, configured.APP_SECRET]).toEqual(["configured-secret", "a".repeat(32)]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it("TRUST_PROXY: nothing trusted by default, a number of hops or a list of addresses/CIDRs; true is refused", () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...PROD }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8 ,fd00::/8,203.0.113.7" }).TRUST_PROXY).toEqual(["loopback", "10.0.0.0/8", "fd00::/8", "203.0.113.7"]);
+    expect(problemsOf({ TRUST_PROXY: "true" })[0]).toMatch(/^TRUST_PROXY: TRUST_PROXY=true would believe any X-Forwarded-For/);
+    expect(problemsOf({ TRUST_PROXY: "10.0.0.0/33" })[0]).toMatch(/^TRUST_PROXY: /);
+    expect(problemsOf({ TRUST_PROXY: "proxy.example.com" })[0]).toMatch(/^TRUST_PROXY: /);
+    expect(problemsOf({ TRUST_PROXY: "99" })[0]).toMatch(/^TRUST_PROXY: /);
   });
 
   it("rejects a short APP_SECRET in any mode", () => {

@@ -13,6 +13,9 @@ import type { ServerBuild } from "@remix-run/node";
 import { boot } from "./app/boot.server";
 import { ConfigError } from "./app/config.server";
 import { isRemixRequest } from "./app/lib/request-routing";
+import { csrfProtection } from "./app/lib/csrf.server";
+import { cspNonceOf, securityHeaders } from "./app/lib/security-headers.server";
+import { finalErrorHandler } from "./app/lib/express-errors.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildDir = path.join(root, "build");
@@ -30,6 +33,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(compression());
+  app.use(securityHeaders(config));
+  app.use(csrfProtection(config, log));
 
   app.use(
     "/uploads",
@@ -45,8 +50,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
 
   const remixHandler = createRequestHandler({
     build: remixBuild,
-    mode: config.NODE_ENV === "production" ? "production" : "development",
-    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+    // Remix's development mode sends errors' stacks to the browser; they go to the log instead
+    // (entry.server.tsx handleError), whatever NODE_ENV says.
+    mode: "production",
+    getLoadContext: (req, res) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", cspNonce: cspNonceOf(res) }),
   });
 
   const storefrontIndex = path.join(buildDir, "storefront", "index.html");
@@ -59,6 +66,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     res.setHeader("Cache-Control", "no-cache");
     return res.sendFile(storefrontIndex);
   });
+  app.use(finalErrorHandler(log));
 
   const server = await new Promise<import("node:http").Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));

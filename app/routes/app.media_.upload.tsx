@@ -10,11 +10,15 @@ import { ApiError } from "~/api/errors.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { uploadInternalMedia } from "~/services/internal-media.server";
 
-const reply = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+
+// Opened directly (GET): the same refusal as other methods, rather than Remix's "no loader" error.
+export const loader = () => reply(405, { ok: false, error: "Use POST to upload" }, { allow: "POST" });
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   await requireAdmin(request, "media.manage");
-  if (request.method !== "POST") return reply(405, { ok: false, error: "Use POST to upload" });
+  if (request.method !== "POST") return reply(405, { ok: false, error: "Use POST to upload" }, { allow: "POST" });
   let form: FormData;
   try {
     form = await request.formData();

@@ -87,7 +87,7 @@ describe("loadConfig", () => {
   it("production mode refuses to start without a real SHOPIFY_API_SECRET, whatever the commerce adapter", () => {
     const { SHOPIFY_API_SECRET: _omit, ...withoutSecret } = PROD;
     for (const COMMERCE_ADAPTER of ["local", "shopify"]) {
-      const shopify = COMMERCE_ADAPTER === "shopify" ? { SHOPIFY_API_KEY: "k", SHOPIFY_APP_URL: "https://app.example.com", SHOPIFY_SHOP: "x.myshopify.com" } : {};
+      const shopify: Record<string, string> = COMMERCE_ADAPTER === "shopify" ? { SHOPIFY_API_KEY: "k", SHOPIFY_APP_URL: "https://app.example.com", SHOPIFY_SHOP: "x.myshopify.com" } : {};
       expect(problemsOf({ ...withoutSecret, ...shopify, COMMERCE_ADAPTER }).join("\n")).toContain("SHOPIFY_API_SECRET is required");
       expect(problemsOf({ ...PROD, ...shopify, COMMERCE_ADAPTER, SHOPIFY_API_SECRET: "local-mode-secret" })).toEqual([
         "SHOPIFY_API_SECRET: SHOPIFY_API_SECRET is a public placeholder value: set a secret of your own",

@@ -29,6 +29,8 @@ export const UserSchema = z.object({
   vendor_id: z.string().nullable(),
   cart_id: z.string().nullable(),
   metadata: UserMetadata,
+  /** When the owner proved `email` (the emailed link); null while unproven. Orders are linked by email only once it is set. */
+  email_verified_at: IsoDate.nullable(),
   created_at: IsoDate,
 });
 export type User = z.output<typeof UserSchema>;
@@ -92,6 +94,24 @@ export const usersEndpoints = {
     tags: ["Identity"],
     access: access.public,
     response: Ok,
+  }),
+  verifyEmail: endpoint({
+    method: "POST",
+    path: "/auth/verify-email",
+    summary: "Verify an email address with the token of the emailed link (once; links expire); links the address's orders that belong to no one",
+    tags: ["Identity"],
+    access: access.public,
+    body: z.object({ token: z.string().trim().min(1, "The link has no token. Open the link from your email again.").max(200) }),
+    response: z.object({ email: z.string(), linked_orders: z.number().int() }),
+    rateLimit: "auth",
+  }),
+  resendEmailVerification: endpoint({
+    method: "POST",
+    path: "/auth/resend-verification",
+    summary: "Email a new verification link to the caller's address (at most one a minute and five a day)",
+    tags: ["Identity"],
+    access: access.user,
+    response: z.object({ sent: z.literal(true), email: z.string(), expires_at: IsoDate }),
   }),
   getMe: endpoint({
     method: "GET",

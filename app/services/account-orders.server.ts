@@ -5,18 +5,19 @@
  * the commerce port (local adapter: the app's tables; Shopify: orderCancel / returnRequest).
  *
  * Ownership — an order is the caller's when
- * - it is linked to the caller's user id (the order webhooks link orders by Shopify customer id or
- *   email as they arrive; the demo data links them directly), or
+ * - it is linked to the caller's user id (links are made only on proof: the order webhooks link by
+ *   Shopify customer id or by an email its owner verified, verifying an email links that
+ *   address's unlinked orders, the demo data links its verified accounts directly), or
  * - its Shopify customer id is the caller's, or
- * - the caller is a registered account (password or Shopify sign-in: not a guest, not a lead,
- *   whose email nobody checked) and the order was placed with the account's email and is linked to
- *   no user (orders placed before the account existed).
+ * - the caller verified their email (the emailed link) and the order was placed with it and is
+ *   linked to no user. An address that was only typed (a lead, an unverified registration) gives
+ *   nothing: anyone can type anyone's address, and an order carries its shipping address.
  * Every other order answers 404, exactly like an unknown id, and nothing is changed.
  */
 import type { Prisma, ReturnReason, User } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { ApiError, conflict, notFound, unprocessable } from "~/api/errors.server";
+import { conflictError, DomainError, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import { CommerceError } from "~/providers/commerce/port";
 import { CANCEL_REASON_LABELS, ORDERS_PAGE_SIZE, RETURNS_PAGE_SIZE, type CancelReasonValue, type ReturnReasonValue } from "~/contract/account-orders";
 import { applyOrderPurchases } from "./recommendations/aggregates.server";
@@ -25,7 +26,7 @@ import { buildReturnTimeline, cancelClaimActive, cancelEligibility, heldItemIds,
 export const ORDER_NOT_FOUND = "Order not found";
 export const ITEMS_NOT_IN_ORDER = (ids: string[]) => `${ids.length === 1 ? "Item" : "Items"} ${ids.join(", ")} ${ids.length === 1 ? "is" : "are"} not part of this order`;
 
-type Caller = Pick<User, "id" | "email" | "auth_provider" | "shopify_customer_id">;
+type Caller = Pick<User, "id" | "email" | "email_verified_at" | "shopify_customer_id">;
 type OrdersCtx = Pick<AppContext, "db" | "commerce" | "log">;
 
 /** `5400004` → `gid://shopify/Order/5400004`; anything else as given (trimmed). */
@@ -34,14 +35,15 @@ export function toOrderGid(id: string): string {
   return /^\d+$/.test(v) ? `gid://shopify/Order/${v}` : v;
 }
 
-/** Registered accounts: a password or Shopify sign-in (guests and leads gave no checked email). */
-const isRegistered = (u: Caller) => u.auth_provider === "password" || u.auth_provider === "shopify";
+/** The caller's email when its owner proved it, else null. */
+const verifiedEmail = (u: Caller) => (u.email && u.email_verified_at ? u.email.toLowerCase() : null);
 
 /** The orders that are the caller's (see the file comment). */
 export function ownedOrdersWhere(user: Caller): Prisma.OrderWhereInput {
   const or: Prisma.OrderWhereInput[] = [{ user_id: user.id }];
   if (user.shopify_customer_id) or.push({ shopify_customer_id: user.shopify_customer_id });
-  if (isRegistered(user) && user.email) or.push({ user_id: null, email: user.email.toLowerCase() });
+  const email = verifiedEmail(user);
+  if (email) or.push({ user_id: null, email });
   return { OR: or };
 }
 
@@ -62,7 +64,7 @@ function decodeCursor(cursor: string | undefined): { created: Date; id: string }
   } catch {
     /* fall through */
   }
-  throw new ApiError(400, "cursor is invalid: pass the nextCursor of the previous page");
+  throw invalid("cursor is invalid: pass the nextCursor of the previous page");
 }
 /** Rows after the cursor in (created_at desc, id desc) order. */
 const afterCursor = (c: { created: Date; id: string } | null) => (c ? { OR: [{ created_at: { lt: c.created } }, { created_at: c.created, id: { lt: c.id } }] } : {});
@@ -163,7 +165,7 @@ async function toDetail(db: Db, o: OrderRow) {
 async function loadOwnedOrder(db: Db, user: Caller, rawId: string): Promise<OrderRow> {
   const id = toOrderGid(rawId);
   const order = await db.order.findFirst({ where: { AND: [{ id }, ownedOrdersWhere(user)] }, include: orderInclude });
-  if (!order) throw notFound(ORDER_NOT_FOUND);
+  if (!order) throw notFoundError(ORDER_NOT_FOUND);
   return order;
 }
 
@@ -187,12 +189,12 @@ export async function getMyOrder(db: Db, user: Caller, rawId: string) {
 
 /** A refusal of the store as an API error (its message is meant for people). */
 function storeRefused(e: unknown, what: string): never {
-  if (e instanceof ApiError) throw e;
+  if (e instanceof DomainError) throw e;
   if (e instanceof CommerceError) {
-    if (e.status === 404) throw notFound(ORDER_NOT_FOUND);
-    if (e.status === 409) throw conflict(e.message);
-    if (e.status === 429 || e.status === 502) throw new ApiError(503, `The store is not answering right now; ${what} was not done. Please try again.`, { reason: e.message });
-    throw unprocessable(`The store refused: ${e.message}`, { userErrors: e.userErrors });
+    if (e.status === 404) throw notFoundError(ORDER_NOT_FOUND);
+    if (e.status === 409) throw conflictError(e.message);
+    if (e.status === 429 || e.status === 502) throw new DomainError("unavailable", `The store is not answering right now; ${what} was not done. Please try again.`, { reason: e.message });
+    throw unprocessableError(`The store refused: ${e.message}`, { userErrors: e.userErrors });
   }
   throw e;
 }
@@ -214,7 +216,7 @@ export async function cancelMyOrder(ctx: OrdersCtx, user: Caller, rawId: string,
     await tx.$queryRaw`SELECT id FROM orders WHERE id = ${found.id} FOR UPDATE`;
     const order = await tx.order.findUniqueOrThrow({ where: { id: found.id }, include: orderInclude });
     const rule = cancelEligibility(cancelFacts(order, claimedAt));
-    if (!rule.allowed) throw conflict(rule.reason);
+    if (!rule.allowed) throw conflictError(rule.reason);
     await tx.order.update({ where: { id: order.id }, data: { cancel_requested_at: claimedAt } });
   });
   const releaseClaim = () =>
@@ -318,7 +320,7 @@ export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: stri
   const found = await loadOwnedOrder(ctx.db, user, rawId);
   const ids = [...new Set(body.order_item_ids)];
   const foreign = ids.filter((id) => !found.items.some((i) => i.id === id));
-  if (foreign.length) throw unprocessable(ITEMS_NOT_IN_ORDER(foreign));
+  if (foreign.length) throw unprocessableError(ITEMS_NOT_IN_ORDER(foreign));
   const note = body.note?.trim() || undefined;
   const reason = body.reason as ReturnReason;
 
@@ -333,10 +335,10 @@ export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: stri
     const held = heldItemIds(order.return_requests, order.returns);
     const facts = cancelFacts(order);
     const chosen = ids.map((id) => order.items.find((i) => i.id === id)).filter((i): i is OrderRow["items"][number] => !!i);
-    if (chosen.length !== ids.length) throw unprocessable(ITEMS_NOT_IN_ORDER(ids.filter((id) => !chosen.some((i) => i.id === id))));
+    if (chosen.length !== ids.length) throw unprocessableError(ITEMS_NOT_IN_ORDER(ids.filter((id) => !chosen.some((i) => i.id === id))));
     for (const item of chosen) {
       const rule = returnEligibility(facts, item, held);
-      if (!rule.allowed) throw conflict(`${item.title}${item.variant_title ? ` (${item.variant_title})` : ""}: ${rule.reason}`);
+      if (!rule.allowed) throw conflictError(`${item.title}${item.variant_title ? ` (${item.variant_title})` : ""}: ${rule.reason}`);
     }
     const rr = await tx.returnRequest.create({
       data: { order_id: order.id, user_id: user.id, status: "REQUESTED", reason, note: note ?? null, order_item_ids: ids },

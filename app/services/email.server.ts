@@ -32,7 +32,7 @@ export async function deliverQueuedEmail(ctx: Pick<AppContext, "db" | "email" | 
   }
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 export function staffInvitationEmail(input: { email: string; firstName: string; role: "ADMIN" | "VENDOR"; appUrl: string }): OutgoingEmail {
   const what = input.role === "VENDOR" ? "your vendor pages" : "the admin";

@@ -2,6 +2,11 @@
  * Orders from the store's `orders/create` and `orders/updated` webhooks (REST-shaped payloads)
  * into the read model: Order + OrderItem rows, and ProductPurchaseEvent rows (recommendations and
  * "bought" signals) for orders that are not cancelled.
+ *
+ * An order is linked to a user (user_id) only on proof: Shopify's customer id, or an email its
+ * owner verified (app/services/email-verification.server.ts links the earlier orders of an address
+ * when it is verified). Reviews' verified buyer, review requests and the shopper's order pages all
+ * rely on that link.
  */
 import { Prisma, type OrderItemStatus, type OrderStatus } from "@prisma/client";
 import type { Db } from "~/db.server";
@@ -62,7 +67,12 @@ export async function upsertOrderFromWebhook(db: Db, o: WebhookOrder): Promise<{
   const currency = o.currency ?? "USD";
 
   return db.$transaction(async (tx) => {
-    const user = customerId || email ? await tx.user.findFirst({ where: { OR: [...(customerId ? [{ shopify_customer_id: customerId }] : []), ...(email ? [{ email }] : [])] }, select: { id: true } }) : null;
+    // The buyer's account: the one Shopify's customer id names, else the one that proved the
+    // order's email. An address someone merely typed (a lead, an unverified registration) links
+    // nothing: anyone can type anyone's address.
+    const user =
+      (customerId ? await tx.user.findUnique({ where: { shopify_customer_id: customerId }, select: { id: true } }) : null) ??
+      (email ? await tx.user.findFirst({ where: { email, email_verified_at: { not: null } }, select: { id: true } }) : null);
     const existing = await tx.order.findUnique({ where: { id }, include: { items: true } });
     const data = {
       name: o.name ?? `#${o.order_number ?? o.id}`,

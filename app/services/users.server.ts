@@ -41,7 +41,8 @@ export async function upgradeToLead({ db }: IdentityDeps, caller: User, input: {
   }
   return db.user.update({
     where: { id: caller.id },
-    data: { auth_provider: "lead", email: input.email, metadata: mergeMetadata(caller.metadata, { origin: input.origin }) },
+    // A new address is unproven until its owner follows the emailed link.
+    data: { auth_provider: "lead", email: input.email, ...(caller.email !== input.email ? { email_verified_at: null } : {}), metadata: mergeMetadata(caller.metadata, { origin: input.origin }) },
   });
 }
 
@@ -56,9 +57,11 @@ export async function register(
   if (existing && existing.id !== caller?.id) throw conflict(Messages.EMAIL_TAKEN);
   const password_hash = await hashPassword(input.password);
   const data = { email: input.email, password_hash, auth_provider: "password" as const, first_name: input.first_name, last_name: input.last_name };
+  // Typing an address proves nothing: it stays unverified unless a lead already proved this one.
+  const email_verified_at = caller && caller.email === input.email ? caller.email_verified_at : null;
   // A guest or lead who registers keeps everything they did as a guest.
   const upgradable = caller && (caller.auth_provider === "guest" || caller.auth_provider === "lead");
-  const user = upgradable ? await db.user.update({ where: { id: caller.id }, data }) : await db.user.create({ data });
+  const user = upgradable ? await db.user.update({ where: { id: caller.id }, data: { ...data, email_verified_at } }) : await db.user.create({ data });
   return { user, token: await issueToken(db, user.id) };
 }
 

@@ -567,6 +567,8 @@ export function buildDemoData(passwordHash: string): DemoRows {
       permissions: u.permissions ?? [],
       vendor_id: u.vendor_id ?? null,
       metadata: u.interests !== undefined ? { interests: u.interests } : {},
+      // Verified, so the demo orders linked to these accounts are theirs (orders link only to proven emails).
+      email_verified_at: created,
       created_at: created,
       updated_at: created,
     });

@@ -14,6 +14,7 @@ export const shopper = (over: Partial<User> = {}): User => ({
   vendor_id: null,
   cart_id: null,
   metadata: {},
+  email_verified_at: "2025-01-01T00:00:00.000Z",
   created_at: "2025-01-01T00:00:00.000Z",
   ...over,
 });

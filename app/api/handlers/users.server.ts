@@ -3,6 +3,7 @@ import type { usersEndpoints } from "~/contract/users";
 import type { AppContext } from "~/context.server";
 import * as users from "~/services/users.server";
 import { identityDeps } from "~/services/identity-deps.server";
+import { offerVerificationEmail, sendVerificationEmail, verifyEmail } from "~/services/email-verification.server";
 import { TOKEN_TTL_DAYS } from "~/services/tokens.server";
 import { clearSessionCookie, isSecureRequest, sessionCookie } from "../auth.server";
 import type { HandlersFor } from "../router.server";
@@ -16,8 +17,18 @@ function withSession(headers: Headers, request: Request, result: { user: User; t
 
 export const usersHandlers: HandlersFor<typeof usersEndpoints> = {
   createGuest: async ({ ctx, request, headers }) => withSession(headers, request, await users.createGuest(deps(ctx))),
-  upgradeToLead: async ({ ctx, auth, input }) => users.toUserDto(await users.upgradeToLead(deps(ctx), auth.user!, input.body)),
-  register: async ({ ctx, auth, input, request, headers }) => withSession(headers, request, await users.register(deps(ctx), auth.user, input.body)),
+  upgradeToLead: async ({ ctx, auth, input }) => {
+    const user = await users.upgradeToLead(deps(ctx), auth.user!, input.body);
+    await offerVerificationEmail(ctx, user);
+    return users.toUserDto(user);
+  },
+  register: async ({ ctx, auth, input, request, headers }) => {
+    const result = await users.register(deps(ctx), auth.user, input.body);
+    await offerVerificationEmail(ctx, result.user);
+    return withSession(headers, request, result);
+  },
+  verifyEmail: async ({ ctx, input }) => verifyEmail(ctx, input.body.token),
+  resendEmailVerification: async ({ ctx, auth }) => ({ sent: true as const, ...(await sendVerificationEmail(ctx, auth.user!)) }),
   login: async ({ ctx, auth, input, request, headers, log }) => {
     const result = await users.login(deps(ctx), input.body);
     // A shopper who browsed as a guest and then signs in keeps what they did as a guest: the

@@ -8,6 +8,7 @@ import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/s
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { getConfig } from "./config.server";
+import { stripUnstorableDeep } from "./lib/unstorable-text";
 
 /** The pinned Admin API version; GraphQL documents are validated against its schema in tests. */
 export const ADMIN_API_VERSION = ApiVersion.October26;
@@ -35,7 +36,16 @@ const shopify = shopifyApp({
 export default shopify;
 export const apiVersion = ADMIN_API_VERSION;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
-export const authenticate = shopify.authenticate;
+export const authenticate: typeof shopify.authenticate = {
+  ...shopify.authenticate,
+  // Shopify's text is stored as it comes, and PostgreSQL cannot store U+0000 or an unpaired
+  // surrogate: one such product title would fail its webhook, and every retry, with a 500.
+  // They are stripped once here for every topic.
+  webhook: async (request: Request) => {
+    const context = await shopify.authenticate.webhook(request);
+    return { ...context, payload: stripUnstorableDeep(context.payload) };
+  },
+};
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;

@@ -12,6 +12,7 @@ import { ErrorCodes, Messages, type ErrorStatus } from "~/contract/messages";
 import type { AppContext } from "~/context.server";
 import type { Logger } from "~/lib/logger.server";
 import { DomainError, type DomainErrorKind } from "~/lib/domain-errors";
+import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "~/lib/unstorable-text";
 import { ApiError } from "./errors.server";
 import { authenticateApiKey, authenticateRequest, authorize, type AuthState } from "./auth.server";
 
@@ -195,6 +196,10 @@ export function createApiHandler(handlers: AllHandlers) {
 
       const parse = (schema: z.ZodType | undefined, value: unknown, where: string) => {
         if (!schema) return undefined;
+        // Refused here, once for every endpoint (params, query, JSON and multipart fields alike):
+        // PostgreSQL cannot store these characters and would fail the request with a 500.
+        const unstorable = findUnstorableText(value);
+        if (unstorable !== null) throw new ApiError(400, `${where}${unstorable ? `.${unstorable}` : ""} ${UNSTORABLE_TEXT_MESSAGE}`, { where, path: unstorable });
         // reportInput: tells "missing" from "present but of the wrong type" (issueMessage).
         const r = schema.safeParse(value, { reportInput: true });
         if (!r.success) throw validationError(r.error, where);
@@ -253,10 +258,30 @@ const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, ErrorStatus> = {
 export function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (e instanceof DomainError) return new ApiError(STATUS_OF_DOMAIN_ERROR[e.kind], e.message, e.details);
+  if (isUnstorableTextDbError(e)) return new ApiError(400, `The request ${UNSTORABLE_TEXT_MESSAGE}`);
   if (e instanceof Prisma.PrismaClientKnownRequestError) {
     if (e.code === "P2025") return new ApiError(404, Messages.NOT_FOUND);
     if (e.code === "P2002") return new ApiError(409, "This record already exists");
     if (e.code === "P2003") return new ApiError(409, "This record is referenced by another record");
   }
   return new ApiError(500, Messages.INTERNAL);
+}
+
+/**
+ * PostgreSQL refusing a character of the input (22021: NUL in text; 22P05: \u0000 in jsonb; 22P02
+ * with a surrogate: an unpaired one in jsonb), however the driver wraps it. The boundaries refuse
+ * such text first; this keeps any path they miss a 400 rather than a 500.
+ */
+function isUnstorableTextDbError(e: unknown): boolean {
+  const pending: unknown[] = [e];
+  for (let i = 0; i < pending.length && i < 8; i++) {
+    const x = pending[i];
+    if (!x || typeof x !== "object") continue;
+    const o = x as { code?: unknown; originalCode?: unknown; detail?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    const code = typeof o.originalCode === "string" ? o.originalCode : o.code;
+    if (code === "22021" || code === "22P05") return true;
+    if (code === "22P02" && typeof o.detail === "string" && /surrogate/i.test(o.detail)) return true;
+    pending.push(o.cause, o.meta?.driverAdapterError);
+  }
+  return false;
 }

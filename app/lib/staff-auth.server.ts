@@ -4,6 +4,7 @@
  */
 import { redirect } from "@remix-run/node";
 import { staffError } from "./staff-errors";
+import { unstorableRequestInput } from "./unstorable-text";
 import { authenticate } from "~/shopify.server";
 import type { User } from "@prisma/client";
 import type { Permission } from "~/contract/permissions";
@@ -17,6 +18,15 @@ export interface StaffContext {
 }
 
 export async function requireStaff(request: Request): Promise<StaffContext> {
+  const staff = await identifyStaff(request);
+  // Every /app loader and action passes here: text the database cannot store is refused once,
+  // before any page hands a form field or search to a service.
+  const unstorable = await unstorableRequestInput(request);
+  if (unstorable) throw staffError(400, unstorable);
+  return staff;
+}
+
+async function identifyStaff(request: Request): Promise<StaffContext> {
   const ctx = getAppContext();
   if (ctx.config.COMMERCE_ADAPTER === "shopify") {
     const { session } = await authenticate.admin(request);

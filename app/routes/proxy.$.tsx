@@ -16,6 +16,7 @@ import { getAppContext } from "~/context.server";
 import { handleApiRequest } from "~/api/index.server";
 import { authenticateRequest } from "~/api/auth.server";
 import { errorResponse } from "~/api/router.server";
+import { isUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "~/lib/unstorable-text";
 import { userForShopifyCustomer } from "~/services/proxy-customers.server";
 import { storefrontOrigin, storefrontTarget, uploadTarget } from "~/services/proxy-storefront.server";
 
@@ -35,6 +36,8 @@ async function handle(request: Request, context: unknown) {
   }
   if (!proxiedPath.startsWith("/api/")) return errorResponse(404, "not_found", `No proxy endpoint at ${proxiedPath}`, crypto.randomUUID());
   const customerId = url.searchParams.get("logged_in_customer_id");
+  // The API router checks the proxied request's own input; this id reaches the database before it.
+  if (customerId && isUnstorableText(customerId)) return errorResponse(400, "bad_request", `logged_in_customer_id ${UNSTORABLE_TEXT_MESSAGE}`, crypto.randomUUID());
   const auth = customerId
     ? { user: await userForShopifyCustomer(ctx.db, customerId), token: null, via: null }
     : await authenticateRequest(ctx, request);

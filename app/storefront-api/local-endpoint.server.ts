@@ -38,6 +38,7 @@ import {
 } from "graphql";
 import type { Db } from "~/db.server";
 import type { Logger } from "~/lib/logger.server";
+import { unstorableGraphQLInput } from "~/lib/unstorable-graphql";
 import { getStorefrontSchema } from "./schema.server";
 import { STOREFRONT_MAX_PAGE_SIZE, type ProductSortKey } from "./documents";
 import { parseSearchQuery, plainWords, type SearchQuery, type SearchTerm } from "./search-query";
@@ -121,6 +122,9 @@ export async function handleStorefrontGraphQL(request: Request, deps: { db: Db; 
     const e = error as GraphQLError;
     return json({ errors: [{ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] }, 400);
   }
+
+  const unstorable = unstorableGraphQLInput(document, body.variables);
+  if (unstorable) return json(errorBody(unstorable, "BAD_USER_INPUT"), 400);
 
   const validationErrors = validate(schema, document);
   if (validationErrors.length) {

@@ -13,6 +13,7 @@
  * - Scheduled publishing: `publishablePublish` on the Online Store publication with a publishDate.
  */
 import type { Logger } from "~/lib/logger.server";
+import { stripUnstorableDeep } from "~/lib/unstorable-text";
 import {
   CommerceError,
   type CommercePort,
@@ -281,7 +282,9 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
         const text = await res.text().catch(() => "");
         throw new CommerceError(`Shopify answered HTTP ${res.status} to ${operationName}${text ? `: ${text.slice(0, 200)}` : ""}`, [], 502);
       }
-      const body = (await res.json()) as GraphQLResponse<T>;
+      // Shopify's text goes into our read model as it comes; PostgreSQL cannot store U+0000 or an
+      // unpaired surrogate, and one such title would fail every sync and webhook of its product.
+      const body = stripUnstorableDeep((await res.json()) as GraphQLResponse<T>);
       const cost = body.extensions?.cost;
       if (cost?.throttleStatus) throttle = { ...cost.throttleStatus, at: Date.now() };
       if (cost?.requestedQueryCost) costByOperation.set(operationName, cost.requestedQueryCost);

@@ -46,6 +46,7 @@ import { authenticateApiKey, type ApiKeyCaller } from "~/api/auth.server";
 import { Messages } from "~/contract/messages";
 import { ImageUrl } from "~/contract/vision";
 import { isMissingId, toProductGid } from "~/lib/gid";
+import { unstorableGraphQLInput } from "~/lib/unstorable-graphql";
 import { DATA_SERVICE_MAX_PAGE_SIZE, DATA_SERVICE_SDL } from "./schema";
 import * as records from "./records.server";
 
@@ -503,6 +504,12 @@ export async function handleDataServiceRequest(request: Request, ctx: Pick<AppCo
       const e = error as GraphQLError;
       status = 400;
       return json({ errors: [{ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] }, 400);
+    }
+
+    const unstorable = unstorableGraphQLInput(document, body.variables);
+    if (unstorable) {
+      status = 400;
+      return requestError(unstorable, "BAD_USER_INPUT", 400);
     }
 
     const operation = getOperationAST(document, body.operationName);

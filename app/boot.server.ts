@@ -61,11 +61,6 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
   const { enqueueStaleProductIndex } = await import("./services/product-index.server");
   await enqueueStaleProductIndex(ctx, { delayMs: 10_000 });
 
-  // Image-AI requests left running by a process that died (a local try-on mid-submit): failed as
-  // interrupted, their jobs released (then every minute in the image-AI worker loop).
-  const { sweepStaleImageAiRequests } = await import("./services/image-ai/sweep.server");
-  await sweepStaleImageAiRequests(ctx).catch((error: unknown) => log.warn({ err: error }, "image-ai stale sweep failed"));
-
   // Three lanes (app/jobs/lanes.server.ts): image AI, admin-interactive (imports, syncs) and
   // background; an admin's import or a try-on never waits behind indexing or aggregates.
   const worker = config.WORKER === "inline" ? startWorkerLoops(ctx, jobHandlers) : null;

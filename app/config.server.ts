@@ -95,6 +95,8 @@ export const ConfigSchema = z
     APP_SECRET: optionalString,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     WORKER: z.enum(["inline", "off"]).default("inline"),
+    /** How long a worker holds a job without renewing it: a job whose worker died is taken up again after this. */
+    JOB_LEASE_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
     // Shopify
     SHOPIFY_API_KEY: optionalString,
     SHOPIFY_API_SECRET: optionalString,

@@ -49,7 +49,7 @@ export interface AppContext {
 }
 
 export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number } }): AppContext {
-  const queue = createJobQueue(deps.db);
+  const queue = createJobQueue(deps.db, { leaseMs: deps.config.JOB_LEASE_MS });
   const storage = createStorage(deps.config);
   return {
     config: deps.config,

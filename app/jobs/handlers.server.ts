@@ -1,6 +1,10 @@
 /**
  * Job handlers by queue name. Areas register theirs here as they land (imports, training,
  * try-ons, syncs, emails, scheduled publishing).
+ *
+ * Every handler may run again after its worker died part-way (app/jobs/worker.server.ts: leases),
+ * so each is idempotent: what a dead run did is found and not done twice (a created product, a
+ * sent email, an invitation); areas whose rows show the work running close them in `onFailed`.
  */
 import { z } from "zod";
 import { deliverQueuedEmail } from "~/services/email.server";
@@ -13,18 +17,20 @@ import { SEARCH_NOTIFICATIONS_QUEUE, runSearchNotificationCheck } from "~/servic
 import { onProductsPublished } from "~/services/search/hooks.server";
 import { PRODUCT_INDEX_QUEUE, runProductIndexJob } from "~/services/product-index.server";
 import { REVIEWS_REQUEST_QUEUE, runReviewRequest } from "~/services/review-requests.server";
+import { PRIVACY_SWEEP_QUEUE, sweepExpiredDataExports } from "~/services/privacy-exports.server";
 import { BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE, enqueueBackInStockCheck, enqueueDropNotifications, runBackInStockCheck, runDropNotifications } from "~/services/notification-requests.server";
-import type { JobHandler } from "./worker.server";
-import { TAOBAO_IMPORT_QUEUE, runImportJob } from "~/services/taobao-import/jobs.server";
+import { withRecovery, type JobHandler } from "./worker.server";
+import { TAOBAO_IMPORT_QUEUE, importJobHandler } from "~/services/taobao-import/jobs.server";
 import { imageAiJobHandlers } from "~/services/image-ai/jobs.server";
+import { imageAiRecovery } from "~/services/image-ai/recovery.server";
 // Image-AI target hooks of clone training and profile images (side effect: registerImageAiTarget).
 import "~/services/clones/image-ai-hooks.server";
 import "~/services/tryons/image-ai-hooks.server";
 
 export const jobHandlers: Record<string, JobHandler> = {
   /** image-ai.run / image-ai.poll / image-ai.webhook: a worker lane of their own (app/jobs/lanes.server.ts). */
-  ...imageAiJobHandlers,
-  [TAOBAO_IMPORT_QUEUE]: async (payload, ctx, { progress }) => runImportJob(ctx, payload, progress),
+  ...Object.fromEntries(Object.entries(imageAiJobHandlers).map(([queue, handler]) => [queue, withRecovery(handler, imageAiRecovery(queue))])),
+  [TAOBAO_IMPORT_QUEUE]: importJobHandler,
   /** Keeps the worker observable end to end: /api/health and tests enqueue it. */
   "system.ping": async (payload) => ({ pong: payload ?? null, at: new Date().toISOString() }),
   "email.send": async (payload, ctx) => deliverQueuedEmail(ctx, z.object({ emailId: z.string() }).parse(payload).emailId),
@@ -53,5 +59,7 @@ export const jobHandlers: Record<string, JobHandler> = {
   [PRODUCT_INDEX_QUEUE]: async (payload, ctx, { progress }) => runProductIndexJob(ctx, payload, progress),
   [BACK_IN_STOCK_QUEUE]: async (_payload, ctx) => ({ ...(await runBackInStockCheck(ctx)) }),
   [DROP_NOTIFICATIONS_QUEUE]: async (_payload, ctx) => ({ ...(await runDropNotifications(ctx)) }),
+  /** Deletes customers' data exports whose time is up (and schedules the next expiry). */
+  [PRIVACY_SWEEP_QUEUE]: async (_payload, ctx) => ({ ...(await sweepExpiredDataExports({ db: ctx.db, privateStorage: ctx.privateStorage, queue: ctx.queue, log: ctx.log })) }),
   [REVIEWS_REQUEST_QUEUE]: async (payload, ctx) => ({ ...(await runReviewRequest(ctx, z.object({ orderId: z.string(), force: z.boolean().optional() }).parse(payload))) }),
 };

@@ -17,7 +17,6 @@ import type { AppContext } from "~/context.server";
 import { CATALOG_SYNC_QUEUE } from "~/services/catalog-sync.server";
 import { INVENTORY_QUEUE } from "~/services/catalog.server";
 import { IMAGE_AI_JOBS } from "~/services/image-ai/requests.server";
-import { SWEEP_INTERVAL_MS, sweepStaleImageAiRequests } from "~/services/image-ai/sweep.server";
 import { CATEGORISE_QUEUE } from "~/services/styles.server";
 import { TAOBAO_IMPORT_QUEUE } from "~/services/taobao-import/jobs.server";
 import { startWorker, type JobHandler, type Worker } from "./worker.server";
@@ -47,17 +46,9 @@ export function handlersOfLane(handlers: Record<string, JobHandler>, lane: Worke
  * the job running in each lane.
  */
 export function startWorkerLoops(ctx: AppContext, handlers: Record<string, JobHandler>, opts: { pollMs?: number; autoStart?: boolean } = {}): Worker {
+  // Jobs of a process that died mid-run are taken over by these loops once their lease expires
+  // (app/jobs/queue.server.ts); image-AI requests follow their job (app/services/image-ai/recovery.server.ts).
   const loops = WORKER_LANES.map((lane) => startWorker(ctx, handlersOfLane(handlers, lane), opts));
-  // Image-AI requests abandoned by a process that died mid-job (see
-  // app/services/image-ai/sweep.server.ts); boot sweeps once before starting the worker.
-  let sweeping: Promise<unknown> = Promise.resolve();
-  const sweepTimer =
-    opts.autoStart === false
-      ? undefined
-      : setInterval(() => {
-          sweeping = sweepStaleImageAiRequests(ctx).catch((e: unknown) => ctx.log.warn({ err: e }, "image-ai stale sweep failed"));
-        }, SWEEP_INTERVAL_MS);
-  sweepTimer?.unref();
   return {
     id: loops[0].id,
     async drain() {
@@ -70,8 +61,7 @@ export function startWorkerLoops(ctx: AppContext, handlers: Record<string, JobHa
       }
     },
     async stop() {
-      if (sweepTimer) clearInterval(sweepTimer);
-      await Promise.all([...loops.map((w) => w.stop()), sweeping]);
+      await Promise.all(loops.map((w) => w.stop()));
     },
   };
 }

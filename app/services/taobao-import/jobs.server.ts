@@ -10,7 +10,9 @@ import { z } from "zod";
 import { Prisma, type ImportJob } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { ApiError, badRequest, conflict, notFound } from "~/api/errors.server";
+import { conflictError, invalid as invalidInput, notFoundError, unavailable, unprocessableError } from "~/lib/domain-errors";
+import { INTERRUPTED_ERROR } from "~/jobs/queue.server";
+import { withRecovery, type JobHandler } from "~/jobs/worker.server";
 import type { ImportJobStatus, ImportJobView } from "~/contract/taobao-import";
 import { TaobaoSourceError, parseTaobaoReference, type TaobaoItem } from "~/providers/taobao/port";
 import { ALREADY_IMPORTING, classify, ImportFailure, runImportPipeline, STEP_PROGRESS, STORE_NOT_FOUND, type ImportStep } from "./pipeline.server";
@@ -88,14 +90,14 @@ export function splitReferences(input: string | string[]): string[] {
 
 export async function submitImport(ctx: Ctx, input: SubmitInput) {
   const refs = splitReferences(input.taobao_product_id);
-  if (refs.length === 0) throw badRequest("taobao_product_id is required");
-  if (refs.length > MAX_REFERENCES) throw badRequest(`At most ${MAX_REFERENCES} ids at a time`);
+  if (refs.length === 0) throw invalidInput("taobao_product_id is required");
+  if (refs.length > MAX_REFERENCES) throw invalidInput(`At most ${MAX_REFERENCES} ids at a time`);
   const parsed = refs.map((r) => ({ r, ref: parseTaobaoReference(r) }));
   const invalid = parsed.filter((p) => !p.ref).map((p) => p.r);
-  if (invalid.length) throw badRequest(`Not a Taobao item id, item URL or shop: ${invalid.slice(0, 10).join(", ")}${invalid.length > 10 ? ", …" : ""}`, { invalid });
+  if (invalid.length) throw invalidInput(`Not a Taobao item id, item URL or shop: ${invalid.slice(0, 10).join(", ")}${invalid.length > 10 ? ", …" : ""}`, { invalid });
   const shops = parsed.flatMap((p) => (p.ref?.kind === "shop" ? [p.ref] : []));
-  if (shops.length > 1) throw badRequest("One shop at a time: give one shop reference and a page");
-  if (!input.store_id && !input.store_name) throw badRequest("store_id or store_name is required");
+  if (shops.length > 1) throw invalidInput("One shop at a time: give one shop reference and a page");
+  if (!input.store_id && !input.store_name) throw invalidInput("store_id or store_name is required");
 
   const store =
     (input.store_id ? await ctx.db.store.findUnique({ where: { id: input.store_id }, select: { id: true, name: true } }) : null) ??
@@ -111,13 +113,13 @@ export async function submitImport(ctx: Ctx, input: SubmitInput) {
       try {
         const listing = await ctx.taobao.listShopItems(p.ref!.shopId, page);
         shop = { shop_id: listing.shopId, shop_name: listing.shopName, page: listing.page, page_count: listing.pageCount, total: listing.total };
-        if (!listing.itemIds.length) throw badRequest(`Page ${page} of Taobao shop ${listing.shopId} has no items (the shop has ${listing.pageCount} page${listing.pageCount === 1 ? "" : "s"})`);
+        if (!listing.itemIds.length) throw invalidInput(`Page ${page} of Taobao shop ${listing.shopId} has no items (the shop has ${listing.pageCount} page${listing.pageCount === 1 ? "" : "s"})`);
         ids.push(...listing.itemIds);
       } catch (e) {
         if (e instanceof TaobaoSourceError) {
-          if (e.code === "not_found") throw notFound(e.message);
-          if (e.retryable) throw new ApiError(503, `${e.message}; try again in a moment`);
-          throw new ApiError(422, e.message);
+          if (e.code === "not_found") throw notFoundError(e.message);
+          if (e.retryable) throw unavailable(`${e.message}; try again in a moment`);
+          throw unprocessableError(e.message);
         }
         throw e;
       }
@@ -125,10 +127,9 @@ export async function submitImport(ctx: Ctx, input: SubmitInput) {
   }
   const unique = [...new Set(ids)];
   const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
-  if (unique.length > MAX_REFERENCES) throw badRequest(`At most ${MAX_REFERENCES} items at a time`);
+  if (unique.length > MAX_REFERENCES) throw invalidInput(`At most ${MAX_REFERENCES} items at a time`);
 
-  const active = await ctx.db.importJob.findMany({ where: { taobao_product_id: { in: unique }, status: { in: ["queued", "running"] } }, select: { id: true, taobao_product_id: true } });
-  const activeBy = new Map(active.map((a) => [a.taobao_product_id, a.id]));
+  const activeBy = new Map((await liveImports(ctx, { taobao_product_id: { in: unique } })).map((a) => [a.taobao_product_id, a.id]));
   const batchId = crypto.randomUUID();
   const now = new Date();
   const rows: Prisma.ImportJobCreateManyInput[] = unique.map((id) => {
@@ -145,6 +146,26 @@ export async function submitImport(ctx: Ctx, input: SubmitInput) {
   created.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   ctx.log.info({ batchId, items: unique.length, queued: rows.filter((r) => r.status === "queued").length, store: store?.id ?? null }, "taobao import submitted");
   return { batch_id: batchId, jobs: await views(ctx, created), duplicates, shop };
+}
+
+/**
+ * Import jobs of `where` that are queued or running and whose queue job is still going to run
+ * (`held`: that a live worker holds right now). A row left "running" by a run that died with no
+ * queue job to take it up again is closed as interrupted here, so it never blocks a new import of
+ * its item; a row younger than a lease is left alone (its submission may not have enqueued it yet).
+ */
+async function liveImports(ctx: Pick<Ctx, "db" | "queue">, where: Prisma.ImportJobWhereInput, opts: { held?: boolean } = {}) {
+  const rows = await ctx.db.importJob.findMany({ where: { AND: [where, { status: { in: ["queued", "running"] } }] }, select: { id: true, taobao_product_id: true, updated_at: true } });
+  const live = await ctx.queue.liveDedupeKeys(rows.map((r) => dedupeKey(r.id)), opts);
+  const settling = new Date(Date.now() - ctx.queue.leaseMs);
+  const stale = rows.filter((r) => !live.has(dedupeKey(r.id)) && r.updated_at < settling);
+  if (stale.length && !opts.held) await closeInterrupted(ctx.db, stale.map((r) => r.id), INTERRUPTED_ERROR);
+  return rows.filter((r) => live.has(dedupeKey(r.id)) || (!opts.held && r.updated_at >= settling));
+}
+
+/** Import jobs still shown queued or running whose queue job ended: failed with the queue's reason. */
+async function closeInterrupted(db: Db, ids: string[], error: string) {
+  await db.importJob.updateMany({ where: { id: { in: ids }, status: { in: ["queued", "running"] } }, data: { status: "failed", error_message: error, completed_at: new Date() } });
 }
 
 async function enqueue(ctx: Pick<Ctx, "queue" | "config">, importJobId: string) {
@@ -183,12 +204,16 @@ export async function runImportJob(ctx: ImportJobCtx, payload: unknown, progress
   };
   try {
     // Another job of the same item that started first runs alone; this one waits for a later attempt.
-    const rival = await ctx.db.importJob.findFirst({ where: { taobao_product_id: job.taobao_product_id, status: "running", id: { not: job.id }, created_at: { lt: job.created_at } }, select: { id: true } });
+    // Only a rival a live worker holds: one whose worker died is no reason to wait.
+    const [rival] = await liveImports(ctx, { taobao_product_id: job.taobao_product_id, status: "running", id: { not: job.id }, created_at: { lt: job.created_at } }, { held: true });
     if (rival) throw new ImportFailure(ALREADY_IMPORTING, "fetch", false, `import job ${rival.id}`);
     const out = await runImportPipeline(ctx, job, {
       step: setProgress,
       source: async (item: TaobaoItem) => {
         await ctx.db.importJob.update({ where: { id: job.id }, data: { source_payload: item as unknown as Prisma.InputJsonValue } });
+      },
+      created: async (productId) => {
+        await ctx.db.importJob.update({ where: { id: job.id }, data: { product_id: productId } });
       },
     });
     await ctx.db.importJob.update({
@@ -216,6 +241,18 @@ export async function runImportJob(ctx: ImportJobCtx, payload: unknown, progress
     throw f;
   }
 }
+
+/**
+ * The handler with its recovery: a run killed part-way is simply run again (the pipeline finds
+ * the product a dead run left half-made); when the queue gives the job up, its ImportJob is failed
+ * with the queue's reason instead of showing "running" for ever.
+ */
+export const importJobHandler: JobHandler = withRecovery(async (payload, ctx, { progress }) => runImportJob(ctx, payload, progress), {
+  async onFailed(payload, ctx, error) {
+    const parsed = Payload.safeParse(payload);
+    if (parsed.success) await closeInterrupted(ctx.db, [parsed.data.importJobId], error);
+  },
+});
 
 // ---------------------------------------------------------------------------------------------
 // Reads
@@ -265,7 +302,7 @@ export async function searchImportJobs(ctx: Pick<Ctx, "db" | "config">, f: Searc
 
 export async function getImportJob(ctx: Pick<Ctx, "db" | "config">, id: string) {
   const row = await ctx.db.importJob.findUnique({ where: { id }, include: { product: productSelect } });
-  if (!row) throw notFound(IMPORT_JOB_NOT_FOUND);
+  if (!row) throw notFoundError(IMPORT_JOB_NOT_FOUND);
   const [view] = await views(ctx, [row]);
   return { ...view, source_payload: row.source_payload ?? null };
 }
@@ -329,8 +366,8 @@ export async function retryJobs(ctx: Pick<Ctx, "db" | "queue" | "config" | "log"
 
 export async function retryImportJob(ctx: Pick<Ctx, "db" | "queue" | "config" | "log">, id: string) {
   const job = await ctx.db.importJob.findUnique({ where: { id }, select: { status: true } });
-  if (!job) throw notFound(IMPORT_JOB_NOT_FOUND);
-  if (job.status !== "failed") throw conflict(`Only failed import jobs can be retried (this one is ${job.status})`);
+  if (!job) throw notFoundError(IMPORT_JOB_NOT_FOUND);
+  if (job.status !== "failed") throw conflictError(`Only failed import jobs can be retried (this one is ${job.status})`);
   await retryJobs(ctx, [id]);
   const row = await ctx.db.importJob.findUniqueOrThrow({ where: { id }, include: { product: productSelect } });
   return (await views(ctx, [row]))[0];

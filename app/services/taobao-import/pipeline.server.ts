@@ -14,6 +14,9 @@
  *
  * Creation is whole or not at all: if anything after the store accepted the product fails, the
  * product is deleted again (store and read model) and the images this run stored are removed.
+ * A run that died (the process was killed) cannot clean up: the next run of the job finds the
+ * product it left without a companion (by the id the job recorded, or by its variants' Taobao
+ * SKU codes) and removes it before creating the product again, so a restart never duplicates it.
  */
 import { Prisma } from "@prisma/client";
 import type { AppContext } from "~/context.server";
@@ -65,6 +68,8 @@ export interface Reporter {
   step(step: ImportStep, fraction?: number): Promise<void>;
   /** The item as fetched (kept on the job as its source payload). */
   source(item: TaobaoItem): Promise<void>;
+  /** The store accepted a new product (recorded on the job before anything else can fail, so a restart finds it). */
+  created?(productId: string): Promise<void>;
 }
 
 /** Turns anything a step throws into an ImportFailure with a message fit for grouping. */
@@ -142,7 +147,7 @@ export interface PipelineOutcome {
  */
 export async function runImportPipeline(
   ctx: PipelineCtx,
-  job: { taobao_product_id: string; store_id: string | null; store_name: string },
+  job: { taobao_product_id: string; store_id: string | null; store_name: string; product_id?: string | null },
   report: Reporter,
   opts: { imageConcurrency?: number } = {},
 ): Promise<PipelineOutcome> {
@@ -251,12 +256,15 @@ export async function runImportPipeline(
       productId = "";
     }
     if (action === "created") {
+      const leftovers = await removeHalfMade(ctx, item.id, job.product_id ?? null);
+      if (leftovers) notes.push(`A product half-made by an interrupted run was removed (${leftovers})`);
       snapshot = await ctx.commerce.createProduct(input);
       createdProductId = snapshot.id;
       productId = snapshot.id;
       // The Shopify adapter's products reach the read model through webhooks: write it now, the companion points at it.
       const known = await ctx.db.product.findUnique({ where: { id: snapshot.id }, select: { id: true } });
       if (!known) await upsertProductSnapshot(ctx.db, snapshot, { storeId: store.id });
+      await report.created?.(snapshot.id);
       await ctx.db.$transaction(async (tx) => {
         await tx.productCompanion.create({
           data: { shopify_product_id: snapshot!.id, taobao_id: item.id, status: status === "active" ? "active" : "pending_review", ...companionData },
@@ -296,6 +304,23 @@ export async function runImportPipeline(
     if (images?.created.length) await removeUnreferenced(ctx, images.created).catch((err: unknown) => ctx.log.warn({ err }, "taobao import: image clean-up failed"));
     throw failure;
   }
+}
+
+/**
+ * Products an earlier run of this item created and then died before their companion was written:
+ * the one the job recorded, and any whose variants carry the item's SKU codes (`TB-<item>-<sku>`,
+ * found even when the run died before recording it). Removed like a failed creation; answers how many.
+ */
+async function removeHalfMade(ctx: PipelineCtx, taobaoId: string, recorded: string | null): Promise<number> {
+  const rows = await ctx.db.product.findMany({
+    where: { companion: null, OR: [...(recorded ? [{ id: recorded }] : []), { variants: { some: { sku: { startsWith: `TB-${taobaoId}-` } } } }] },
+    select: { id: true },
+  });
+  for (const r of rows) {
+    ctx.log.warn({ productId: r.id, taobaoId }, "taobao import: removing the product an interrupted run left half-made");
+    await removeCreatedProduct(ctx, r.id);
+  }
+  return rows.length;
 }
 
 /** Deletes a product this run created: in the store, then in the read model (cascading to its companion and proposals). */

@@ -28,6 +28,8 @@ export interface AppContext {
   db: Db;
   log: Logger;
   authRateLimiter: RateLimiter;
+  /** Sign-in attempts per account (normalised email), whatever address they come from. */
+  loginAccountRateLimiter: RateLimiter;
   /** Image work on request (search by photo, face detection): per user, or per address for anonymous callers. */
   imageRateLimiter: RateLimiter;
   /** Language-model work (assistant messages, NLU queries, personalised collections): per user, or per address. */
@@ -48,7 +50,7 @@ export interface AppContext {
   imageAi: ImageAiRouter;
 }
 
-export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number } }): AppContext {
+export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number }; loginAccountRateLimit?: { points: number; durationSeconds: number } }): AppContext {
   const queue = createJobQueue(deps.db, { leaseMs: deps.config.JOB_LEASE_MS });
   const storage = createStorage(deps.config);
   return {
@@ -56,6 +58,8 @@ export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger;
     db: deps.db,
     log: deps.log,
     authRateLimiter: createRateLimiter(deps.authRateLimit ?? { points: 30, durationSeconds: 60 }),
+    // Failed attempts only (a success gives its point back): ten per quarter hour and account.
+    loginAccountRateLimiter: createRateLimiter(deps.loginAccountRateLimit ?? { points: 10, durationSeconds: 900 }),
     imageRateLimiter: createRateLimiter(deps.imageRateLimit ?? { points: 30, durationSeconds: 60 }),
     languageRateLimiter: createRateLimiter(deps.languageRateLimit ?? { points: 20, durationSeconds: 60 }),
     storage,

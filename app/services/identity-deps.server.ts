@@ -7,6 +7,7 @@ export function identityDeps(ctx: AppContext): IdentityDeps {
   return {
     db: ctx.db,
     mode: ctx.config.APP_MODE,
+    loginAccountLimiter: ctx.loginAccountRateLimiter,
     queueEmail: (email) => queueEmail(ctx, email),
     appUrl: ctx.config.SHOPIFY_APP_URL ?? ctx.config.APP_URL ?? `http://localhost:${ctx.config.PORT}`,
   };

@@ -5,8 +5,9 @@ import type { Prisma, Role, User } from "@prisma/client";
 import type { Db } from "~/db.server";
 import { Messages } from "~/contract/messages";
 import { DEFAULT_ADMIN_PERMISSIONS, type Permission } from "~/contract/permissions";
-import { ApiError, badRequest, conflict, forbidden, notFound } from "~/api/errors.server";
+import { conflictError, invalid, notAllowed, notAuthenticated, notFoundError, rateLimited } from "~/lib/domain-errors";
 import { hashPassword, verifyPassword } from "./passwords.server";
+import { assertAcceptablePassword } from "./password-policy.server";
 import { hashToken, issueToken, resolveToken, revokeToken } from "./tokens.server";
 import { staffInvitationEmail, type OutgoingEmail } from "./email.server";
 
@@ -18,6 +19,11 @@ export interface IdentityDeps {
   /** Queues an email (the email port delivers it from the job worker). */
   queueEmail?: (email: OutgoingEmail) => Promise<unknown>;
   appUrl?: string;
+  /** Sign-in attempts per account, whatever address they come from (rotating addresses must not help). */
+  loginAccountLimiter?: {
+    consume(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
+    refund(key: string): Promise<void>;
+  };
 }
 
 export async function createGuest({ db }: IdentityDeps): Promise<{ user: User; token: string }> {
@@ -26,7 +32,7 @@ export async function createGuest({ db }: IdentityDeps): Promise<{ user: User; t
 }
 
 export async function upgradeToLead({ db }: IdentityDeps, caller: User, input: { userId: string; email: string; origin: string }): Promise<User> {
-  if (input.userId !== caller.id) throw forbidden(Messages.INVALID_USER_ID);
+  if (input.userId !== caller.id) throw notAllowed(Messages.INVALID_USER_ID);
   if (caller.auth_provider !== "guest" && caller.auth_provider !== "lead") {
     // A full account already has an email; nothing to upgrade.
     return caller;
@@ -53,9 +59,11 @@ export async function register(
 ): Promise<{ user: User; token: string }> {
   const { db } = deps;
   refuseDemoOutsideLocal(deps, input.email);
-  const existing = await db.user.findUnique({ where: { email: input.email } });
-  if (existing && existing.id !== caller?.id) throw conflict(Messages.EMAIL_TAKEN);
+  assertAcceptablePassword(input.password, { email: input.email });
+  // Hashed before looking the email up, so a taken and a free email take the same time.
   const password_hash = await hashPassword(input.password);
+  const existing = await db.user.findUnique({ where: { email: input.email } });
+  if (existing && existing.id !== caller?.id) throw conflictError(Messages.EMAIL_TAKEN);
   const data = { email: input.email, password_hash, auth_provider: "password" as const, first_name: input.first_name, last_name: input.last_name };
   // Typing an address proves nothing: it stays unverified unless a lead already proved this one.
   const email_verified_at = caller && caller.email === input.email ? caller.email_verified_at : null;
@@ -65,12 +73,20 @@ export async function register(
   return { user, token: await issueToken(db, user.id) };
 }
 
+export const TOO_MANY_SIGN_INS = "Too many sign-in attempts for this account, please wait and try again";
+
 export async function login(deps: IdentityDeps, input: { email: string; password: string }): Promise<{ user: User; token: string }> {
   const { db } = deps;
   refuseDemoOutsideLocal(deps, input.email);
+  // Counted before the check (and given back on success), so parallel guesses cannot slip past the limit.
+  const accountKey = `login:${input.email.trim().toLowerCase()}`;
+  const limit = await deps.loginAccountLimiter?.consume(accountKey);
+  if (limit && !limit.allowed) throw rateLimited(TOO_MANY_SIGN_INS, limit.retryAfterSeconds);
   const user = await db.user.findUnique({ where: { email: input.email } });
+  // verifyPassword runs Argon2 even without a hash (unknown email), so timing tells nothing.
   const ok = await verifyPassword(user?.password_hash, input.password);
-  if (!user || !ok) throw new ApiError(401, Messages.INVALID_CREDENTIALS);
+  if (!user || !ok) throw notAuthenticated(Messages.INVALID_CREDENTIALS);
+  await deps.loginAccountLimiter?.refund(accountKey);
   return { user, token: await issueToken(db, user.id) };
 }
 
@@ -110,7 +126,8 @@ export async function changePassword(
   input: { old_password: string; new_password: string },
   currentToken: string | null,
 ): Promise<void> {
-  if (!(await verifyPassword(caller.password_hash, input.old_password))) throw badRequest(Messages.WRONG_OLD_PASSWORD);
+  if (!(await verifyPassword(caller.password_hash, input.old_password))) throw invalid(Messages.WRONG_OLD_PASSWORD);
+  assertAcceptablePassword(input.new_password, { email: caller.email });
   const hash = await hashPassword(input.new_password);
   const keep = currentToken ? hashToken(currentToken) : null;
   await db.$transaction([
@@ -125,10 +142,10 @@ export async function changePassword(
  */
 export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guestToken: string) {
   const guestRow = await resolveToken(db, guestToken);
-  if (!guestRow) throw badRequest("The guest session is invalid or expired");
+  if (!guestRow) throw invalid("The guest session is invalid or expired");
   const guest = guestRow.user;
-  if (guest.id === caller.id) throw badRequest("This guest session is already your account");
-  if (guest.auth_provider !== "guest" && guest.auth_provider !== "lead") throw forbidden("Only guest accounts can be merged");
+  if (guest.id === caller.id) throw invalid("This guest session is already your account");
+  if (guest.auth_provider !== "guest" && guest.auth_provider !== "lead") throw notAllowed("Only guest accounts can be merged");
 
   return db.$transaction(async (tx) => {
     const from = { user_id: guest.id };
@@ -222,12 +239,12 @@ export async function createAdmin(
   input: { email: string; first_name: string; last_name: string; role: Role; vendor_id?: string; permissions?: Permission[]; send_email: boolean },
 ): Promise<{ user: User; invitationSent: boolean }> {
   if (input.role === "VENDOR") {
-    if (!input.vendor_id) throw badRequest("vendor_id is required for a vendor user");
-    if (!(await db.vendor.findUnique({ where: { id: input.vendor_id } }))) throw notFound("Vendor not found");
+    if (!input.vendor_id) throw invalid("vendor_id is required for a vendor user");
+    if (!(await db.vendor.findUnique({ where: { id: input.vendor_id } }))) throw notFoundError("Vendor not found");
   }
   const permissions = input.role === "ADMIN" ? (input.permissions ?? DEFAULT_ADMIN_PERMISSIONS) : [];
   const existing = await db.user.findUnique({ where: { email: input.email } });
-  if (existing && existing.role !== "SHOPPER") throw conflict(Messages.EMAIL_TAKEN);
+  if (existing && existing.role !== "SHOPPER") throw conflictError(Messages.EMAIL_TAKEN);
   const data = {
     email: input.email,
     first_name: input.first_name,
@@ -248,16 +265,16 @@ export async function createAdmin(
 
 export async function getPermissions({ db }: IdentityDeps, userId: string) {
   const user = await db.user.findUnique({ where: { id: userId } });
-  if (!user) throw notFound("User not found");
+  if (!user) throw notFoundError("User not found");
   return { userId: user.id, role: user.role, permissions: user.permissions as Permission[] };
 }
 
 export async function updatePermissions({ db }: IdentityDeps, caller: User, userId: string, permissions: Permission[]) {
   const user = await db.user.findUnique({ where: { id: userId } });
-  if (!user) throw notFound("User not found");
-  if (user.role !== "ADMIN") throw badRequest("Permissions apply to admin users only");
+  if (!user) throw notFoundError("User not found");
+  if (user.role !== "ADMIN") throw invalid("Permissions apply to admin users only");
   if (user.id === caller.id && !permissions.includes("admins.manage")) {
-    throw badRequest("You cannot remove your own admins.manage permission");
+    throw invalid("You cannot remove your own admins.manage permission");
   }
   const updated = await db.user.update({ where: { id: userId }, data: { permissions: [...new Set(permissions)] } });
   return { userId: updated.id, role: updated.role, permissions: updated.permissions as Permission[] };
@@ -266,7 +283,7 @@ export async function updatePermissions({ db }: IdentityDeps, caller: User, user
 // ---- helpers -----------------------------------------------------------------------------------
 
 function refuseDemoOutsideLocal({ mode }: IdentityDeps, email: string) {
-  if (mode !== "local" && email.toLowerCase().endsWith(DEMO_EMAIL_DOMAIN)) throw forbidden(Messages.DEMO_ACCOUNTS_DISABLED);
+  if (mode !== "local" && email.toLowerCase().endsWith(DEMO_EMAIL_DOMAIN)) throw notAllowed(Messages.DEMO_ACCOUNTS_DISABLED);
 }
 
 export function mergeMetadata(current: Prisma.JsonValue, patch: Record<string, unknown>): Prisma.InputJsonObject {

@@ -43,7 +43,7 @@ export interface TestApp {
 let userSeq = 0;
 
 export async function createTestApp(
-  opts: { env?: Record<string, string>; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number };
+  opts: { env?: Record<string, string>; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number }; loginAccountRateLimit?: { points: number; durationSeconds: number };
     /** Replaces the image-AI provider for every operation (tests/helpers/fake-image-ai.ts); gets the app's storage when it asks for it. */
     imageAi?: ImageAiProvider | ((ctx: AppContext) => ImageAiProvider);
   } = {},
@@ -58,6 +58,7 @@ export async function createTestApp(
     authRateLimit: opts.authRateLimit ?? { points: 10_000, durationSeconds: 60 },
     imageRateLimit: opts.imageRateLimit ?? { points: 10_000, durationSeconds: 60 },
     languageRateLimit: opts.languageRateLimit ?? { points: 10_000, durationSeconds: 60 },
+    loginAccountRateLimit: opts.loginAccountRateLimit ?? { points: 10_000, durationSeconds: 60 },
   });
   if (opts.imageAi) {
     const provider = typeof opts.imageAi === "function" ? opts.imageAi(ctx) : opts.imageAi;

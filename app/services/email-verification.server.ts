@@ -5,9 +5,9 @@
  *
  * A link carries 32 random bytes; only their SHA-256 is stored (email_verifications.token_hash),
  * so a database leak leaks no working link. A link works once, for EMAIL_VERIFICATION_TTL_HOURS,
- * and only while the account still has the address it was sent to. Sending is limited per
- * account (one a minute, RESENDS_PER_DAY a day) under a lock on the user row, so neither a
- * resend button nor a script repeating `POST /users/lead` can flood someone's inbox.
+ * and only while the account still has the address it was sent to. Sending is limited (one a
+ * minute per address, RESENDS_PER_DAY a day per account) under a lock on the user row, so neither
+ * a resend button nor a script repeating `POST /users/lead` can flood someone's inbox.
  *
  * On verification the orders placed with that address that belong to no one become the user's;
  * an order already linked to another account (by Shopify's customer id, by that account's own
@@ -81,10 +81,11 @@ export async function sendVerificationEmail(ctx: Ctx, user: Claimant): Promise<{
     await tx.$queryRaw`SELECT id FROM users WHERE id = ${user.id} FOR UPDATE`;
     const recent = await tx.emailVerification.findMany({
       where: { user_id: user.id, created_at: { gt: new Date(now - DAY_MS) } },
-      select: { created_at: true },
+      select: { created_at: true, email: true },
       orderBy: { created_at: "desc" },
     });
-    const last = recent[0]?.created_at.getTime();
+    // The minute is per address (a corrected typo gets its link at once), the day per account.
+    const last = recent.find((r) => r.email === email)?.created_at.getTime();
     if (last !== undefined && now - last < RESEND_INTERVAL_SECONDS * 1000) {
       const wait = Math.max(1, Math.ceil((last + RESEND_INTERVAL_SECONDS * 1000 - now) / 1000));
       throw rateLimited(VerificationMessages.WAIT(wait), wait);

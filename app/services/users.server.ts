@@ -62,7 +62,13 @@ export async function register(
   assertAcceptablePassword(input.password, { email: input.email });
   // Hashed before looking the email up, so a taken and a free email take the same time.
   const password_hash = await hashPassword(input.password);
-  const existing = await db.user.findUnique({ where: { email: input.email } });
+  let existing = await db.user.findUnique({ where: { email: input.email } });
+  if (existing && existing.id !== caller?.id && existing.auth_provider === "lead" && !existing.email_verified_at) {
+    // A lead only typed the address, which proves nothing: it does not hold the address against
+    // whoever registers it (who proves it, or not, by the emailed link). The lead keeps it as a contact.
+    await db.user.update({ where: { id: existing.id }, data: { email: null, metadata: mergeMetadata(existing.metadata, { leadEmail: existing.email }) } });
+    existing = null;
+  }
   if (existing && existing.id !== caller?.id) throw conflictError(Messages.EMAIL_TAKEN);
   const data = { email: input.email, password_hash, auth_provider: "password" as const, first_name: input.first_name, last_name: input.last_name };
   // Typing an address proves nothing: it stays unverified unless a lead already proved this one.

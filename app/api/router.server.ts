@@ -12,6 +12,7 @@ import { ErrorCodes, Messages, type ErrorStatus } from "~/contract/messages";
 import type { AppContext } from "~/context.server";
 import type { Logger } from "~/lib/logger.server";
 import { DomainError, type DomainErrorKind } from "~/lib/domain-errors";
+import { MAX_JSON_BODY_BYTES, MAX_REQUEST_BODY_BYTES, readFormData, readText } from "~/lib/body-limit.server";
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "~/lib/unstorable-text";
 import { ApiError } from "./errors.server";
 import { authenticateApiKey, authenticateRequest, authorize, type AuthState } from "./auth.server";
@@ -80,21 +81,27 @@ export function parseQuery(search: URLSearchParams): Record<string, unknown> {
   return out;
 }
 
-const MAX_JSON_BODY_BYTES = 5_000_000;
+/** The endpoint's body limit: its own (uploads), else the JSON limit; never above the ceiling. */
+export function bodyLimitOf(def: Pick<EndpointDef, "maxBodyBytes">): number {
+  return Math.min(def.maxBodyBytes ?? MAX_JSON_BODY_BYTES, MAX_REQUEST_BODY_BYTES);
+}
 
-async function readBody(request: Request): Promise<unknown> {
+/** The body, read with the endpoint's limit: 413 before buffering more than that (body-limit.server.ts). */
+async function readBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
-  const length = request.headers.get("content-length");
-  if (type.includes("multipart/form-data")) return request.formData();
-  const tooLarge = () => new ApiError(413, "The request body is too large");
-  if (length && Number(length) > MAX_JSON_BODY_BYTES) throw tooLarge();
-  const text = await request.text();
+  if (type.includes("multipart/form-data")) {
+    try {
+      return await readFormData(request, maxBytes);
+    } catch (e) {
+      if (e instanceof DomainError) throw e;
+      throw new ApiError(400, "The request body is not valid multipart/form-data");
+    }
+  }
+  const text = await readText(request, Math.min(maxBytes, MAX_JSON_BODY_BYTES));
   if (!text.trim()) return {};
   if (type && !type.includes("application/json") && !type.includes("+json")) {
     throw new ApiError(415, "Send the request body as application/json");
   }
-  // A chunked body has no content-length: check what actually arrived.
-  if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) throw tooLarge();
   try {
     return JSON.parse(text);
   } catch {
@@ -208,7 +215,7 @@ export function createApiHandler(handlers: AllHandlers) {
       const input = {
         params: parse(def.params, rawParams, "params"),
         query: parse(def.query, parseQuery(url.searchParams), "query"),
-        body: def.body ? parse(def.body, await readBody(request), "body") : undefined,
+        body: def.body ? parse(def.body, await readBody(request, bodyLimitOf(def)), "body") : undefined,
       };
 
       const headers = new Headers({ "x-request-id": requestId });

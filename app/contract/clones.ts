@@ -188,6 +188,8 @@ export const clonesEndpoints = {
     access: access.user,
     rateLimit: "image",
     body: ClonesCreateBody,
+    // The server's ceiling: twenty photos of up to 5 MB in one request (larger ones: add the rest with POST /clones/{id}/photos).
+    maxBodyBytes: 100 * 1024 * 1024,
     multipart: {
       name: { kind: "text", required: true },
       gender: { kind: "text", required: true, description: "menswear or womenswear" },
@@ -299,6 +301,7 @@ export const clonesEndpoints = {
     rateLimit: "image",
     params: IdParams,
     body: ClonesAddPhotosBody,
+    maxBodyBytes: 100 * 1024 * 1024,
     multipart: { photos: { kind: "file", required: true, description: "1–20 images, JPEG/PNG/WebP ≤ 10 MB, exactly one person each" } },
     response: ClonesPhotosResponse,
   }),

@@ -66,6 +66,12 @@ export interface EndpointDef<
   responseType?: "json" | "html";
   /** A multipart/form-data upload: its fields, for the OpenAPI document (the body schema validates the FormData). */
   multipart?: Record<string, { kind: "file" | "text"; required?: boolean; description?: string }>;
+  /**
+   * Largest request body accepted, in bytes: counted while it streams in, 413 once past it (a
+   * larger Content-Length is refused unread). Default: 5 MB for JSON; uploads state theirs (their
+   * files' limits plus room for the fields), never above the server's 100 MB ceiling.
+   */
+  maxBodyBytes?: number;
 }
 
 /** Declares an endpoint; the declared parts (params, query, body) stay non-optional in its type. */

@@ -87,6 +87,7 @@ export const internalMediaEndpoints = {
     tags: ["Internal media"],
     access: access.admin("media.manage"),
     body: InternalMediaUploadBody,
+    maxBodyBytes: MAX_UPLOAD_BYTES + 1024 * 1024,
     multipart: {
       file: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels" },
       type: { kind: "text", description: "image (video uploads are not supported yet)" },

@@ -326,6 +326,8 @@ export const reviewsEndpoints = {
     tags: ["Reviews"],
     access: access.user,
     body: ReviewCreateBody,
+    // Up to REVIEW_MAX_IMAGES photo files of 10 MB each, plus the text fields.
+    maxBodyBytes: REVIEW_MAX_IMAGES * 10 * 1024 * 1024 + 1024 * 1024,
     response: OwnReviewSchema,
     status: 201,
   }),
@@ -336,6 +338,7 @@ export const reviewsEndpoints = {
     tags: ["Reviews"],
     access: access.user,
     body: ReviewImageUploadBody,
+    maxBodyBytes: 11 * 1024 * 1024,
     multipart: { image: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels (compress to 1024 px first)" } },
     response: UploadedReviewImageSchema,
     status: 201,

@@ -103,6 +103,7 @@ export const visionEndpoints = {
     access: access.public,
     rateLimit: "image",
     body: VisionUploadBody,
+    maxBodyBytes: VISION_MAX_UPLOAD_BYTES + 1024 * 1024,
     multipart: {
       image: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels (a `file` field is accepted too)" },
       target_gender: { kind: "text", description: "menswear, womenswear or both (menswear and womenswear include products for both)" },
@@ -130,6 +131,7 @@ export const visionEndpoints = {
     access: access.public,
     rateLimit: "image",
     body: z.union([VisionUploadBody, z.object({ url: ImageUrl })]),
+    maxBodyBytes: VISION_MAX_UPLOAD_BYTES + 1024 * 1024,
     multipart: { image: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels" } },
     response: z.object({
       faces: z.array(FaceBoxSchema),

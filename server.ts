@@ -8,13 +8,13 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
 import express from "express";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { boot } from "./app/boot.server";
 import { ConfigError } from "./app/config.server";
 import { isRemixRequest } from "./app/lib/request-routing";
 import { csrfProtection } from "./app/lib/csrf.server";
-import { cspNonceOf, securityHeaders } from "./app/lib/security-headers.server";
+import { securityHeaders } from "./app/lib/security-headers.server";
+import { remixRequestHandler } from "./app/lib/remix-handler.server";
 import { finalErrorHandler } from "./app/lib/express-errors.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -48,13 +48,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   app.use(express.static(path.join(buildDir, "client"), { index: false, maxAge: "1h" }));
   app.use("/sf-assets", express.static(path.join(buildDir, "storefront", "sf-assets"), { immutable: true, maxAge: "1y", index: false }));
 
-  const remixHandler = createRequestHandler({
-    build: remixBuild,
-    // Remix's development mode sends errors' stacks to the browser; they go to the log instead
-    // (entry.server.tsx handleError), whatever NODE_ENV says.
-    mode: "production",
-    getLoadContext: (req, res) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", cspNonce: cspNonceOf(res) }),
-  });
+  const remixHandler = remixRequestHandler(remixBuild, (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }));
 
   const storefrontIndex = path.join(buildDir, "storefront", "index.html");
   app.all("*", (req, res, next) => {

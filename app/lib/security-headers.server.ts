@@ -141,6 +141,11 @@ export function securityHeaders(config: SecurityConfig): RequestHandler {
       if (isRemixRequest(url.pathname, url.searchParams)) {
         const personal = presentsCredentials((name) => req.get(name));
         beforeHeadersSent(res, () => {
+          // A response that brings its own policy keeps it alone: Shopify's App Bridge pages (the
+          // session-token bounce, the exit-iframe redirect) carry an inline script our nonce cannot
+          // cover, with Shopify's frame-ancestors. (Remix documents drop Shopify's: entry.server.tsx.)
+          const policies = res.getHeader("content-security-policy");
+          if (Array.isArray(policies) && policies.length > 1) res.setHeader("content-security-policy", policies.slice(1));
           const cacheControl = String(res.getHeader("cache-control") ?? "");
           if (res.getHeader("set-cookie") !== undefined || (personal && !/^\s*public\b/i.test(cacheControl))) res.setHeader("Cache-Control", "no-store");
         });

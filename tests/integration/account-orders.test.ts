@@ -1,6 +1,6 @@
 /**
  * The shopper's orders and returns: GET /users/orders (10 a page, newest first, only the caller's:
- * by user id or, for a registered account, by email), GET /users/orders/{id} (items, statuses,
+ * by user id or, for a verified email, by email), GET /users/orders/{id} (items, statuses,
  * tracking), POST …/cancel, POST …/initiate-return, GET /users/returns (timelines). Ownership:
  * another shopper gets 404 and nothing changes. The local commerce adapter runs the store's side;
  * a last section runs the same calls through the Shopify adapter against the local Shopify-like
@@ -11,6 +11,7 @@ import { Prisma, type OrderItemStatus, type OrderStatus } from "@prisma/client";
 import { createShopifyCommerce } from "../../app/providers/commerce/shopify.server";
 import { CommerceError, type CommercePort } from "../../app/providers/commerce/port";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { verifyEmailOf } from "../helpers/email-verification";
 import { startFakeShopify, type FakeShopify } from "../fixtures/shopify/fake-admin-server";
 import { createProduct, pgid, vgid } from "./products-fixtures";
 
@@ -83,18 +84,22 @@ beforeAll(async () => {
   await createProduct(db, { n: 501, title: "Oxford Shirt", inventory: 3 });
   await createProduct(db, { n: 502, title: "Linen Trousers", inventory: 2 });
   ann = await app.createUser({ email: "ann@example.test" });
+  // Ann proved her address (the emailed link), so orders placed with it are hers.
+  await verifyEmailOf(app, ann);
   ben = await app.createUser({ email: "ben@example.test" });
   lea = await app.createUser({ authProvider: "lead", email: "lea@example.test" });
   guest = await app.createUser({ authProvider: "guest" });
 
   await createOrder({ n: 9001, userId: ann.id, daysAgo: 1, items: [{ status: "unfulfilled", qty: 2 }, { status: "unfulfilled", product: 502, variant: 1 }] });
   await createOrder({ n: 9002, userId: ann.id, status: "closed", daysAgo: 10, items: [{ status: "delivered", tracking: ups }, { status: "shipped", product: 502, tracking: ups }, { status: "unfulfilled", product: 502, variant: 1 }] });
-  // Placed with Ann's email before her account linked it: hers (she is registered).
+  // Placed with Ann's email and linked to no one: hers (she verified the address).
   await createOrder({ n: 9003, email: "ann@example.test", status: "closed", daysAgo: 20, items: [{ status: "delivered" }, { status: "returned", product: 502 }] });
   await createOrder({ n: 9004, userId: ben.id, daysAgo: 2, items: [{ status: "unfulfilled" }] });
   await createOrder({ n: 9005, userId: ben.id, status: "closed", daysAgo: 12, items: [{ status: "delivered" }] });
   // Placed with the lead's email: a lead's email was never checked, so it is not theirs.
   await createOrder({ n: 9006, email: "lea@example.test", daysAgo: 3, items: [{ status: "delivered" }] });
+  // Placed with Ben's email, but Ben never verified it: typing an address proves nothing, so not his.
+  await createOrder({ n: 9009, email: "ben@example.test", daysAgo: 5, items: [{ status: "unfulfilled" }] });
   // Ann's email, but linked to Ben: Ben's.
   await createOrder({ n: 9007, userId: ben.id, email: "ann@example.test", daysAgo: 4, items: [{ status: "unfulfilled" }] });
   for (let i = 0; i < 11; i++) await createOrder({ n: 9100 + i, userId: ann.id, status: "closed", daysAgo: 30 + i, items: [{ status: "delivered" }] });
@@ -172,9 +177,10 @@ describe("GET /users/orders/{id}", () => {
     expect(byEmail.body.items[1]).toMatchObject({ status: "returned", returnable: false, return_block_reason: "This item has already been returned" });
   });
 
-  it("answers 404 for another shopper's order, a lead's email match and an unknown id", async () => {
+  it("answers 404 for another shopper's order, an unverified email's match and an unknown id", async () => {
     for (const [token, n] of [
       [ben.token, 9001],
+      [ben.token, 9009],
       [ben.token, 9003],
       [ann.token, 9004],
       [ann.token, 9007],

@@ -14,6 +14,7 @@ import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
 import { RESENDS_PER_DAY, VerificationMessages } from "../../app/services/email-verification.server";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { linkSentTo as linkFrom } from "../helpers/email-verification";
 import { createProduct, pgid, vgid } from "./products-fixtures";
 
 type Route = { action: (a: { request: Request; params: object; context: object }) => Promise<Response> };
@@ -67,15 +68,7 @@ async function orderWebhook(o: { n: number; email: string; customerId?: string; 
   return `gid://shopify/Order/${o.n}`;
 }
 
-/** The token of the newest verification email sent to `to` (the outbox, as the mail would carry it). */
-async function linkSentTo(to: string): Promise<string> {
-  const mail = await app.database.db.emailOutbox.findFirst({ where: { to, kind: "email_verification" }, orderBy: { created_at: "desc" } });
-  expect(mail, `a verification email to ${to}`).not.toBeNull();
-  const m = /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail!.text);
-  expect(m).not.toBeNull();
-  expect(mail!.html).toContain(`/verify-email?token=${m![1]}`);
-  return m![1];
-}
+const linkSentTo = (to: string) => linkFrom(app, to);
 
 const uniqueEmail = (name: string) => `${name}-${++seq}@example.test`;
 

@@ -7,8 +7,8 @@
  * sent email, an invitation); areas whose rows show the work running close them in `onFailed`.
  */
 import { z } from "zod";
-import { deliverQueuedEmail } from "~/services/email.server";
-import { runStyleCategorisation } from "~/services/styles.server";
+import { deliverQueuedEmail, EMAIL_QUEUE, markEmailUndelivered } from "~/services/email.server";
+import { CATEGORISE_QUEUE, closeStyleCategorisation, runStyleCategorisation } from "~/services/styles.server";
 import { publishDueDrops } from "~/services/drops.server";
 import { INVENTORY_QUEUE, runInventorySync } from "~/services/catalog.server";
 import { CATALOG_SYNC_QUEUE, runCatalogSync } from "~/services/catalog-sync.server";
@@ -27,14 +27,28 @@ import { imageAiRecovery } from "~/services/image-ai/recovery.server";
 import "~/services/clones/image-ai-hooks.server";
 import "~/services/tryons/image-ai-hooks.server";
 
+const EmailPayload = z.object({ emailId: z.string() });
+const StylePayload = z.object({ styleId: z.string() });
+
 export const jobHandlers: Record<string, JobHandler> = {
   /** image-ai.run / image-ai.poll / image-ai.webhook: a worker lane of their own (app/jobs/lanes.server.ts). */
   ...Object.fromEntries(Object.entries(imageAiJobHandlers).map(([queue, handler]) => [queue, withRecovery(handler, imageAiRecovery(queue))])),
   [TAOBAO_IMPORT_QUEUE]: importJobHandler,
   /** Keeps the worker observable end to end: /api/health and tests enqueue it. */
   "system.ping": async (payload) => ({ pong: payload ?? null, at: new Date().toISOString() }),
-  "email.send": async (payload, ctx) => deliverQueuedEmail(ctx, z.object({ emailId: z.string() }).parse(payload).emailId),
-  "styles.categorise": async (payload, ctx, { progress }) => runStyleCategorisation(ctx, z.object({ styleId: z.string() }).parse(payload).styleId, progress),
+  /** Delivered once per outbox id (the port skips an id it delivered: a run after a crash sends nothing twice). */
+  [EMAIL_QUEUE]: withRecovery(async (payload, ctx) => deliverQueuedEmail(ctx, EmailPayload.parse(payload).emailId), {
+    async onFailed(payload, ctx, error) {
+      const p = EmailPayload.safeParse(payload);
+      if (p.success) await markEmailUndelivered(ctx, p.data.emailId, error);
+    },
+  }),
+  [CATEGORISE_QUEUE]: withRecovery(async (payload, ctx, { progress }) => runStyleCategorisation(ctx, StylePayload.parse(payload).styleId, progress), {
+    async onFailed(payload, ctx) {
+      const p = StylePayload.safeParse(payload);
+      if (p.success) await closeStyleCategorisation(ctx, p.data.styleId);
+    },
+  }),
   "drops.publish-due": async (_payload, ctx) => {
     const r = await publishDueDrops(ctx.db);
     // Products of the drop are now visible: saved searches may match them.

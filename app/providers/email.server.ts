@@ -28,9 +28,12 @@ export function createOutboxEmail(dir: string): EmailPort {
     kind: "outbox",
     async deliver(message, from) {
       await fs.mkdir(dir, { recursive: true });
+      // Once per message id: a delivery job run again after a crash (the outbox row not yet marked
+      // sent) finds the message already written. The .json is written last, so it marks a whole one.
+      if ((await fs.readdir(dir)).some((f) => f.endsWith(`-${message.id}.json`))) return;
       const base = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.id}`);
-      await fs.writeFile(`${base}.json`, JSON.stringify({ from, ...message }, null, 2));
       await fs.writeFile(`${base}.html`, message.html);
+      await fs.writeFile(`${base}.json`, JSON.stringify({ from, ...message }, null, 2));
     },
   };
 }

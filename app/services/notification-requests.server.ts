@@ -27,7 +27,7 @@ import type { Db } from "~/db.server";
 import type { JobQueue } from "~/jobs/queue.server";
 import type { Logger } from "~/lib/logger.server";
 import type { CommercePort } from "~/providers/commerce/port";
-import { ApiError, conflict, notFound, unprocessable } from "~/api/errors.server";
+import { conflictError as conflict, invalid, notFoundError as notFound, unprocessableError as unprocessable } from "~/lib/domain-errors";
 import { gidTail, toProductGid, toVariantGid } from "~/lib/gid";
 import { NOTIFICATION_REQUESTS_PAGE_SIZE } from "~/contract/notifications";
 import { queueEmail, type OutgoingEmail } from "./email.server";
@@ -102,7 +102,7 @@ function decodeCursor(cursor: string | undefined): { created: Date; id: string }
   } catch {
     /* fall through */
   }
-  throw new ApiError(400, "cursor is invalid: pass the nextCursor of the previous page");
+  throw invalid("cursor is invalid: pass the nextCursor of the previous page");
 }
 
 export async function listMyNotificationRequests(db: Db, user: Caller, q: { kind?: NotificationRequest["kind"]; product_id?: string; cursor?: string; limit?: number }) {
@@ -319,19 +319,17 @@ export function dropLiveEmail(input: { to: string; drop: { name: string; descrip
 }
 
 /**
- * Marks the request sent (only if it is still active: a concurrent run or an unsubscribe wins),
- * then queues its email; an email that cannot be queued puts the request back to active.
+ * Marks the request sent (only if it is still active: a concurrent run or an unsubscribe wins)
+ * and queues its email, in one transaction: a job killed between the two cannot leave a request
+ * marked sent with no email, and its next run does not email it again.
  */
 async function sendOnce(ctx: Ctx, requestId: string, now: Date, email: () => OutgoingEmail): Promise<boolean> {
-  const claimed = await ctx.db.notificationRequest.updateMany({ where: { id: requestId, status: "active" }, data: { status: "sent", sent_at: now } });
-  if (claimed.count !== 1) return false;
-  try {
-    await queueEmail(ctx, email());
+  return ctx.db.$transaction(async (tx) => {
+    const claimed = await tx.notificationRequest.updateMany({ where: { id: requestId, status: "active" }, data: { status: "sent", sent_at: now } });
+    if (claimed.count !== 1) return false;
+    await queueEmail(ctx, email(), tx);
     return true;
-  } catch (e) {
-    await ctx.db.notificationRequest.updateMany({ where: { id: requestId, status: "sent", sent_at: now }, data: { status: "active", sent_at: null } });
-    throw e;
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import crypto from "node:crypto";
 import type { Order, OrderItem, OrderItemStatus } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { ApiError, conflict, notFound } from "~/api/errors.server";
+import { conflictError as conflict, notFoundError as notFound, unprocessableError } from "~/lib/domain-errors";
 import { REVIEW_INVITATION_TTL_DAYS } from "~/contract/reviews";
 import { reviewAuthorName } from "~/lib/review-author";
 import { toProductGid } from "~/lib/gid";
@@ -66,7 +66,7 @@ async function resolveInvitation(ctx: Pick<AppContext, "db" | "config">, token: 
     include: { order: { include: { items: true } }, user: { select: { id: true, first_name: true, email: true } } },
   });
   if (!invitation || invitation.id !== id) throw notFound(INVALID_REVIEW_LINK);
-  if (invitation.expires_at.getTime() <= Date.now()) throw new ApiError(422, `${EXPIRED_REVIEW_LINK}: links are valid for ${REVIEW_INVITATION_TTL_DAYS} days`);
+  if (invitation.expires_at.getTime() <= Date.now()) throw unprocessableError(`${EXPIRED_REVIEW_LINK}: links are valid for ${REVIEW_INVITATION_TTL_DAYS} days`);
   return invitation;
 }
 
@@ -183,10 +183,15 @@ export async function runReviewRequest(ctx: Pick<AppContext, "db" | "queue" | "c
   const user = order.user_id ? await ctx.db.user.findUnique({ where: { id: order.user_id }, select: { first_name: true } }) : null;
   const id = crypto.randomUUID();
   const token = makeReviewToken(ctx.config, id);
-  await ctx.db.reviewInvitation.create({
-    data: { id, token_hash: hashToken(token), order_id: order.id, user_id: order.user_id, email: order.email, expires_at: new Date(Date.now() + REVIEW_INVITATION_TTL_DAYS * DAY_MS) },
+  const email = order.email;
+  // The invitation and its email in one transaction: a run killed in between would otherwise
+  // leave an invitation that makes the next run answer "already-sent" with no email ever sent.
+  await ctx.db.$transaction(async (tx) => {
+    await tx.reviewInvitation.create({
+      data: { id, token_hash: hashToken(token), order_id: order.id, user_id: order.user_id, email, expires_at: new Date(Date.now() + REVIEW_INVITATION_TTL_DAYS * DAY_MS) },
+    });
+    await queueEmail(ctx, reviewRequestEmail({ to: email, firstName: user?.first_name ?? null, orderName: order.name, products, link: reviewLink(ctx.config, token) }), tx);
   });
-  await queueEmail(ctx, reviewRequestEmail({ to: order.email, firstName: user?.first_name ?? null, orderName: order.name, products, link: reviewLink(ctx.config, token) }));
   return { status: "sent", invitationId: id, products: products.length };
 }
 

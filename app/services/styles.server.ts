@@ -7,7 +7,7 @@ import type { Prisma, Style as StyleRow } from "@prisma/client";
 import type { Db } from "~/db.server";
 import type { AppContext } from "~/context.server";
 import type { TargetGender } from "~/contract";
-import { badRequest, conflict, notFound } from "~/api/errors.server";
+import { conflictError as conflict, invalid as badRequest, notFoundError as notFound } from "~/lib/domain-errors";
 import { toProductGid } from "~/lib/gid";
 import { toProductCard } from "./catalog.server";
 
@@ -343,6 +343,11 @@ export async function runStyleCategorisation(ctx: Pick<AppContext, "db">, styleI
     await ctx.db.style.update({ where: { id: styleId }, data: { categorisation_status: "failed" } }).catch(() => undefined);
     throw e;
   }
+}
+
+/** The categorisation job gave up (its runs died, or the last one threw): the style no longer shows "processing". */
+export async function closeStyleCategorisation(ctx: Pick<AppContext, "db">, styleId: string) {
+  await ctx.db.style.updateMany({ where: { id: styleId, categorisation_status: "processing" }, data: { categorisation_status: "failed" } });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import type { NotificationRequest, Prisma, User } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
 import type { JobQueue } from "~/jobs/queue.server";
-import { badRequest, notFound, unprocessable } from "~/api/errors.server";
+import { invalid as badRequest, notFoundError as notFound, unprocessableError as unprocessable } from "~/lib/domain-errors";
 import { gidTail } from "~/lib/gid";
 import { queueEmail, type OutgoingEmail } from "../email.server";
 import { rankedPage } from "./engine.server";
@@ -248,6 +248,7 @@ export async function runSearchNotificationCheck(ctx: Pick<AppContext, "db" | "q
       const saved = savedSearchOf(r);
       const plan = planSearch(vocab, wv, { query: saved.text, filters: saved.filters, skipAutoParsing: true });
       const ids = await newMatches(ctx.db, plan, since, now, SEARCH_EMAIL_MAX_PRODUCTS + 1);
+      let email: OutgoingEmail | null = null;
       if (ids.length) {
         const products = await ctx.db.product.findMany({
           where: { id: { in: ids.slice(0, SEARCH_EMAIL_MAX_PRODUCTS) } },
@@ -259,17 +260,20 @@ export async function runSearchNotificationCheck(ctx: Pick<AppContext, "db" | "q
           .map((id) => byId.get(id))
           .filter((p): p is NonNullable<typeof p> => !!p)
           .map((p) => ({ id: p.id, title: p.title, handle: p.handle, price: p.priceMin.toFixed(2), currencyCode: p.currencyCode }));
-        await queueEmail(
-          ctx,
-          searchMatchesEmail({ to: r.email, searchText: saved.text, products: listed, more: ids.length > SEARCH_EMAIL_MAX_PRODUCTS, baseUrl, unsubscribeToken: r.unsubscribe_token }),
-        );
-        emailed++;
+        email = searchMatchesEmail({ to: r.email, searchText: saved.text, products: listed, more: ids.length > SEARCH_EMAIL_MAX_PRODUCTS, baseUrl, unsubscribeToken: r.unsubscribe_token });
       }
-      // Only if still active and not checked meanwhile by another run.
-      await ctx.db.notificationRequest.updateMany({
-        where: { id: r.id, status: "active", checked_until: r.checked_until },
-        data: { checked_until: now, ...(ids.length ? { sent_at: now } : {}) },
+      // Only if still active and not checked meanwhile by another run; the email goes with the
+      // mark (one transaction), so a run killed in between neither loses it nor sends it twice.
+      const sent = await ctx.db.$transaction(async (tx) => {
+        const marked = await tx.notificationRequest.updateMany({
+          where: { id: r.id, status: "active", checked_until: r.checked_until },
+          data: { checked_until: now, ...(ids.length ? { sent_at: now } : {}) },
+        });
+        if (marked.count !== 1 || !email) return false;
+        await queueEmail(ctx, email, tx);
+        return true;
       });
+      if (sent) emailed++;
       checked++;
       if (progress && total) await progress(Math.min(99, (checked / total) * 100));
     }

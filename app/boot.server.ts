@@ -61,6 +61,14 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
   const { enqueueStaleProductIndex } = await import("./services/product-index.server");
   await enqueueStaleProductIndex(ctx, { delayMs: 10_000 });
 
+  // Customers' data exports: copies an earlier version left in the public uploads folder are moved
+  // to private storage, and expired ones deleted. A failure must not stop the start: logged.
+  const { moveLegacyPublicExports, sweepExpiredDataExports } = await import("./services/privacy-exports.server");
+  const privacyDeps = { config, db, privateStorage: ctx.privateStorage, queue: ctx.queue, log };
+  await moveLegacyPublicExports(privacyDeps)
+    .then(() => sweepExpiredDataExports(privacyDeps))
+    .catch((error: unknown) => log.error({ err: error }, "customer data export clean-up failed"));
+
   // Three lanes (app/jobs/lanes.server.ts): image AI, admin-interactive (imports, syncs) and
   // background; an admin's import or a try-on never waits behind indexing or aggregates.
   const worker = config.WORKER === "inline" ? startWorkerLoops(ctx, jobHandlers) : null;

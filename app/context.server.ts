@@ -7,6 +7,7 @@ import type { Db } from "~/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { createRateLimiter, type RateLimiter } from "~/api/rate-limit.server";
 import { createStorage, type StoragePort } from "~/providers/storage.server";
+import { createPrivateStorage, type PrivateStoragePort } from "~/providers/private-storage.server";
 import { createJobQueue, type JobQueue } from "~/jobs/queue.server";
 import { createEmail, type EmailPort } from "~/providers/email.server";
 import { createCommerce } from "~/providers/commerce/index.server";
@@ -35,6 +36,8 @@ export interface AppContext {
   /** Language-model work (assistant messages, NLU queries, personalised collections): per user, or per address. */
   languageRateLimiter: RateLimiter;
   storage: StoragePort;
+  /** Files with no public URL (customers' data exports), served only through authorised endpoints. */
+  privateStorage: PrivateStoragePort;
   queue: JobQueue;
   email: EmailPort;
   commerce: CommercePort;
@@ -63,6 +66,7 @@ export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger;
     imageRateLimiter: createRateLimiter(deps.imageRateLimit ?? { points: 30, durationSeconds: 60 }),
     languageRateLimiter: createRateLimiter(deps.languageRateLimit ?? { points: 20, durationSeconds: 60 }),
     storage,
+    privateStorage: createPrivateStorage(deps.config),
     queue,
     email: createEmail(deps.config),
     // Product writes through the port enqueue `products.index` (vectors for search by photo).

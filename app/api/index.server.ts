@@ -29,6 +29,8 @@ import { taobaoImportHandlers } from "./handlers/taobao-import.server";
 import { imageModelsHandlers } from "./handlers/image-models.server";
 import { clonesHandlers } from "./handlers/clones.server";
 import { tryonsHandlers } from "./handlers/tryons.server";
+import { privacyHandlers } from "./handlers/privacy.server";
+import { staffInvitationsHandlers } from "./handlers/staff-invitations.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
@@ -57,6 +59,8 @@ export const handlers: AllHandlers = {
   ...assistantHandlers,
   ...proposedVariantImagesHandlers,
   ...proposedImageEditsHandlers,
+  ...privacyHandlers,
+  ...staffInvitationsHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

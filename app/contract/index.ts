@@ -30,6 +30,8 @@ import { taobaoImportEndpoints } from "./taobao-import";
 import { tryonsEndpoints } from "./tryons";
 import { imageModelsEndpoints } from "./image-models";
 import { clonesEndpoints } from "./clones";
+import { privacyEndpoints } from "./privacy";
+import { staffInvitationsEndpoints } from "./staff-invitations";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -58,6 +60,8 @@ const areas = {
   proposedImageEdits: proposedImageEditsEndpoints,
   tryons: tryonsEndpoints,
   clones: clonesEndpoints,
+  privacy: privacyEndpoints,
+  staffInvitations: staffInvitationsEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

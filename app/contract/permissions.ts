@@ -16,13 +16,15 @@ export const Permissions = {
   "recommendations.manage": "Manage recommendations",
   "admins.manage": "Manage admin users and permissions",
   "apikeys.manage": "Create and revoke API keys of the data service",
+  "privacy.manage": "Download customers' data exports (Shopify privacy requests)",
 } as const;
 
 export type Permission = keyof typeof Permissions;
 export const PermissionNames = Object.keys(Permissions) as [Permission, ...Permission[]];
 
 /**
- * What a newly created admin may do unless told otherwise: everything but managing admins and
- * API keys (a data-service key reads and writes every shopper's saved items: granted explicitly).
+ * What a newly created admin may do unless told otherwise: everything but managing admins, API
+ * keys (a data-service key reads and writes every shopper's saved items) and customers' data
+ * exports (everything the app holds about a customer): those are granted explicitly.
  */
-export const DEFAULT_ADMIN_PERMISSIONS: Permission[] = PermissionNames.filter((p) => p !== "admins.manage" && p !== "apikeys.manage");
+export const DEFAULT_ADMIN_PERMISSIONS: Permission[] = PermissionNames.filter((p) => p !== "admins.manage" && p !== "apikeys.manage" && p !== "privacy.manage");

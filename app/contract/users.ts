@@ -37,6 +37,27 @@ export type User = z.output<typeof UserSchema>;
 
 export const AuthResult = z.object({ user: UserSchema, token: z.string() });
 
+/** An invitation to be staff (app/services/staff-invitations.server.ts): nobody gains the role until the invitee accepts. */
+export const StaffInvitationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role: RoleSchema,
+  vendor_id: z.string().nullable(),
+  permissions: z.array(PermissionSchema),
+  /** pending: waiting for the invitee; expired: send it again; accepted; revoked: withdrawn. */
+  status: z.enum(["pending", "expired", "accepted", "revoked"]),
+  /** The inviting admin's name when the invitation was made. */
+  invited_by: z.string().nullable(),
+  expires_at: IsoDate,
+  /** When the email with the link was queued; null when none was sent. */
+  sent_at: IsoDate.nullable(),
+  accepted_at: IsoDate.nullable(),
+  revoked_at: IsoDate.nullable(),
+  created_at: IsoDate,
+});
+
 // Trim and lower-case first, then check the format (z.email().trim() checks before trimming).
 const Email = z.string().trim().toLowerCase().max(254).check(z.email("Enter a valid email address"));
 const Password = z.string().min(8, "Password must be at least 8 characters").max(200);
@@ -194,12 +215,16 @@ export const usersEndpoints = {
         .transform((v) => (typeof v === "string" ? v.split(",").filter(Boolean) : v))
         .pipe(z.array(RoleSchema).optional()),
     }),
-    response: z.object({ users: z.array(UserSchema) }),
+    response: z.object({
+      users: z.array(UserSchema),
+      /** Invitations of those roles not accepted nor withdrawn yet (pending or expired), newest first. */
+      invitations: z.array(StaffInvitationSchema),
+    }),
   }),
   createAdmin: endpoint({
     method: "POST",
     path: "/users/admin/admins",
-    summary: "Create an admin (or vendor) user",
+    summary: "Invite an admin (or vendor) user: the invitee becomes staff only on accepting the emailed link (an existing account is unchanged until then)",
     tags: ["Admin users"],
     access: access.admin("admins.manage"),
     body: z.object({
@@ -211,7 +236,15 @@ export const usersEndpoints = {
       vendor_id: z.string().optional(),
       permissions: z.array(PermissionSchema).optional(),
     }),
-    response: z.object({ user: UserSchema, invitationSent: z.boolean() }),
+    response: z.object({
+      /** The staff account: null while the invitation is pending (it exists only once the invitee accepts). */
+      user: UserSchema.nullable(),
+      /** Whether the invitation email was queued. */
+      invitationSent: z.boolean(),
+      invitation: StaffInvitationSchema,
+      /** The accept link, only when no email was sent: for the inviting admin to pass on. */
+      accept_url: z.string().nullable(),
+    }),
     status: 201,
   }),
   getPermissions: endpoint({

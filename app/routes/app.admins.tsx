@@ -1,17 +1,20 @@
 /**
- * Admin users and permissions: list (filter by role), create an admin or vendor user, edit an
- * admin's permissions. Same services and zod schemas as the /api/users/admin/* endpoints.
+ * Admin users and permissions: list (filter by role), invite an admin or vendor user (the
+ * invitation waits for its invitee to accept: pending invitations are listed with their expiry, to
+ * send again or withdraw), edit an admin's permissions. Same services and zod schemas as the
+ * /api/users/admin/* endpoints.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, Checkbox, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Select, Tabs, Text, TextField } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Permissions, PermissionNames, type Permission } from "~/contract/permissions";
 import { usersEndpoints } from "~/contract/users";
 import { getAppContext } from "~/context.server";
-import { ApiError } from "~/api/errors.server";
+import { refusalOf } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { createAdmin, listAdmins, updatePermissions } from "~/services/users.server";
+import { listAdmins, updatePermissions } from "~/services/users.server";
+import { inviteStaff, listInvitations, resendInvitation, revokeInvitation } from "~/services/staff-invitations.server";
 import { identityDeps } from "~/services/identity-deps.server";
 import { vendorOptions } from "~/services/dashboard.server";
 import { ActionBanner, ActionBannerSection } from "~/components/admin";
@@ -27,13 +30,25 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const ctx = getAppContext();
   const role = new URL(request.url).searchParams.get("role");
   const tab = ROLE_TABS.find((t) => t.id === role) ?? ROLE_TABS[0];
-  const [users, vendors] = await Promise.all([
+  const [users, vendors, invitations] = await Promise.all([
     listAdmins({ db: ctx.db, mode: ctx.config.APP_MODE }, tab.roles),
     vendorOptions(ctx.db),
+    listInvitations({ db: ctx.db }, { status: "open", roles: tab.roles ?? ["ADMIN", "VENDOR"] }),
   ]);
   return {
     tab: tab.id,
     vendors,
+    invitations: invitations.map((i) => ({
+      id: i.id,
+      email: i.email,
+      name: `${i.first_name} ${i.last_name}`.trim(),
+      role: i.role,
+      status: i.status,
+      expiresAt: i.expires_at.toISOString(),
+      invitedBy: i.invited_by,
+      emailed: i.sent_at !== null,
+      vendorName: vendors.find((v) => v.id === i.vendor_id)?.name ?? null,
+    })),
     users: users.map((u) => ({
       id: u.id,
       email: u.email,
@@ -45,7 +60,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   };
 };
 
-type ActionResult = { ok: true; message: string } | { ok: false; error: string };
+type ActionResult = { ok: true; message: string; acceptUrl?: string } | { ok: false; error: string };
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   const { user } = await requireAdmin(request, "admins.manage");
@@ -63,8 +80,18 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
         send_email: form.get("send_email") === "true",
       });
       if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
-      const r = await createAdmin(deps, parsed.data);
-      return { ok: true, message: `${r.user.email} can now sign in${r.invitationSent ? "; an invitation was sent" : ""}.` };
+      const r = await inviteStaff(deps, user, parsed.data);
+      if (r.invitationSent) return { ok: true, message: `Invitation sent to ${r.invitation.email}, valid until ${day(r.invitation.expires_at)}. They get access once they accept it.` };
+      return { ok: true, message: `Invitation created for ${r.invitation.email}, valid until ${day(r.invitation.expires_at)}: pass on this link; they get access once they accept it.`, acceptUrl: r.acceptUrl ?? undefined };
+    }
+    if (form.get("intent") === "resend") {
+      const r = await resendInvitation(deps, String(form.get("invitationId")), { send_email: form.get("send_email") !== "false" });
+      if (r.invitationSent) return { ok: true, message: `Invitation sent again to ${r.invitation.email}, valid until ${day(r.invitation.expires_at)}.` };
+      return { ok: true, message: `New link for ${r.invitation.email}, valid until ${day(r.invitation.expires_at)}: pass it on.`, acceptUrl: r.acceptUrl ?? undefined };
+    }
+    if (form.get("intent") === "revoke") {
+      const r = await revokeInvitation(deps, String(form.get("invitationId")));
+      return { ok: true, message: `Invitation to ${r.email} withdrawn.` };
     }
     if (form.get("intent") === "permissions") {
       const parsed = usersEndpoints.updatePermissions.body.safeParse({ permissions: form.getAll("permissions") });
@@ -74,26 +101,45 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
     }
     return { ok: false, error: "Unknown action" };
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, error: e.message };
-    throw e;
+    return { ok: false, error: refusalOf(e).message };
   }
 };
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["users"][number];
+type InvitationRow = ReturnType<typeof useLoaderData<typeof loader>>["invitations"][number];
 
 export default function AdminUsers() {
-  const { users, vendors, tab } = useLoaderData<typeof loader>();
+  const { users, vendors, tab, invitations } = useLoaderData<typeof loader>();
   const [, setSearchParams] = useSearchParams();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Row | null>(null);
   // A saved form closes its modal; the server's message then shows on the page.
   const [saved, setSaved] = useState<string | null>(null);
+  const [link, setLink] = useState<string | null>(null);
   const tabIndex = ROLE_TABS.findIndex((t) => t.id === tab);
 
   return (
     <Page title="Admin users" primaryAction={{ content: "Add staff user", onAction: () => setCreating(true) }}>
       <Layout>
-        <ActionBannerSection result={saved ? { ok: true, message: saved } : null} onDismiss={() => setSaved(null)} testId="admins-saved" />
+        <ActionBannerSection result={saved ? { ok: true, message: saved } : null} onDismiss={() => { setSaved(null); setLink(null); }} testId="admins-saved" />
+        {link ? (
+          <Layout.Section>
+            <Card>
+              <TextField label="Accept link (single use): give it to the invitee only" value={link} readOnly autoComplete="off" selectTextOnFocus onChange={() => undefined} />
+            </Card>
+          </Layout.Section>
+        ) : null}
+        {invitations.length ? (
+          <Layout.Section>
+            <PendingInvitations
+              invitations={invitations}
+              onDone={(message, acceptUrl) => {
+                setSaved(message);
+                setLink(acceptUrl ?? null);
+              }}
+            />
+          </Layout.Section>
+        ) : null}
         <Layout.Section>
           <Card padding="0">
             <Tabs tabs={ROLE_TABS.map(({ id, content }) => ({ id, content }))} selected={tabIndex} onSelect={(i) => setSearchParams(i === 0 ? {} : { role: ROLE_TABS[i].id })} />
@@ -130,9 +176,10 @@ export default function AdminUsers() {
         <CreateStaffModal
           vendors={vendors}
           onClose={() => setCreating(false)}
-          onSaved={(message) => {
+          onSaved={(message, acceptUrl) => {
             setCreating(false);
             setSaved(message);
+            setLink(acceptUrl ?? null);
           }}
         />
       ) : null}
@@ -150,17 +197,76 @@ export default function AdminUsers() {
   );
 }
 
-function CreateStaffModal({ vendors, onClose, onSaved }: { vendors: { id: string; name: string }[]; onClose: () => void; onSaved: (message: string) => void }) {
+function PendingInvitations({ invitations, onDone }: { invitations: InvitationRow[]; onDone: (message: string, acceptUrl?: string) => void }) {
+  const fetcher = useFetcher<typeof action>();
+  // Stays on the page (unlike the modals): tell the page once per answer, not on every render.
+  const done = useRef(onDone);
+  done.current = onDone;
+  useEffect(() => {
+    if (fetcher.data?.ok) done.current(fetcher.data.message, fetcher.data.acceptUrl);
+  }, [fetcher.data]);
+  const act = (intent: "resend" | "revoke", invitationId: string, sendEmail = true) =>
+    fetcher.submit({ intent, invitationId, send_email: String(sendEmail) }, { method: "post" });
+  return (
+    <Card padding="0">
+      <BlockStack gap="200">
+        <div style={{ padding: "var(--p-space-400) var(--p-space-400) 0" }}>
+          <Text as="h2" variant="headingMd">
+            Pending invitations
+          </Text>
+          <Text as="p" tone="subdued">
+            Nobody gets access until the invitee accepts the link.
+          </Text>
+        </div>
+        <ActionBanner result={fetcher.data} errorsOnly />
+        <IndexTable
+          resourceName={{ singular: "invitation", plural: "invitations" }}
+          itemCount={invitations.length}
+          selectable={false}
+          headings={[{ title: "Email" }, { title: "Name" }, { title: "Role" }, { title: "Status" }, { title: "Expires" }, { title: "Invited by" }, { title: "" }]}
+        >
+          {invitations.map((i, n) => (
+            <IndexTable.Row id={i.id} key={i.id} position={n}>
+              <IndexTable.Cell>{i.email}</IndexTable.Cell>
+              <IndexTable.Cell>{i.name || "—"}</IndexTable.Cell>
+              <IndexTable.Cell>{i.role === "ADMIN" ? "Admin" : `Vendor${i.vendorName ? ` (${i.vendorName})` : ""}`}</IndexTable.Cell>
+              <IndexTable.Cell>
+                <Badge tone={i.status === "pending" ? "attention" : "critical"}>{i.status === "pending" ? "Pending" : "Expired"}</Badge>
+              </IndexTable.Cell>
+              <IndexTable.Cell>{i.expiresAt.slice(0, 10)}</IndexTable.Cell>
+              <IndexTable.Cell>{i.invitedBy ?? "—"}</IndexTable.Cell>
+              <IndexTable.Cell>
+                <InlineStack gap="200">
+                  <Button variant="plain" onClick={() => act("resend", i.id)}>
+                    Send again
+                  </Button>
+                  <Button variant="plain" onClick={() => act("resend", i.id, false)}>
+                    New link
+                  </Button>
+                  <Button variant="plain" tone="critical" onClick={() => act("revoke", i.id)}>
+                    Withdraw
+                  </Button>
+                </InlineStack>
+              </IndexTable.Cell>
+            </IndexTable.Row>
+          ))}
+        </IndexTable>
+      </BlockStack>
+    </Card>
+  );
+}
+
+function CreateStaffModal({ vendors, onClose, onSaved }: { vendors: { id: string; name: string }[]; onClose: () => void; onSaved: (message: string, acceptUrl?: string) => void }) {
   const fetcher = useFetcher<typeof action>();
   const [form, setForm] = useState({ email: "", first_name: "", last_name: "", role: "ADMIN", vendor_id: vendors[0]?.id ?? "", send_email: true });
   const busy = fetcher.state !== "idle";
   useEffect(() => {
-    if (fetcher.data?.ok) onSaved(fetcher.data.message);
+    if (fetcher.data?.ok) onSaved(fetcher.data.message, fetcher.data.acceptUrl);
   }, [fetcher.data, onSaved]);
   const submit = () =>
     fetcher.submit({ intent: "create", ...form, send_email: String(form.send_email), vendor_id: form.role === "VENDOR" ? form.vendor_id : "" }, { method: "post" });
   return (
-    <Modal open onClose={onClose} title="Add staff user" primaryAction={{ content: "Add", onAction: submit, loading: busy }} secondaryActions={[{ content: "Cancel", onAction: onClose }]}>
+    <Modal open onClose={onClose} title="Invite a staff user" primaryAction={{ content: "Invite", onAction: submit, loading: busy }} secondaryActions={[{ content: "Cancel", onAction: onClose }]}>
       <Modal.Section>
         <BlockStack gap="300">
           <ActionBanner result={fetcher.data} errorsOnly />
@@ -174,7 +280,12 @@ function CreateStaffModal({ vendors, onClose, onSaved }: { vendors: { id: string
             {form.role === "VENDOR" ? (
               <Select label="Vendor" options={vendors.map((v) => ({ label: v.name, value: v.id }))} value={form.vendor_id} onChange={(vendor_id) => setForm({ ...form, vendor_id })} />
             ) : null}
-            <Checkbox label="Send an invitation email" checked={form.send_email} onChange={(send_email) => setForm({ ...form, send_email })} />
+            <Checkbox
+              label="Send the invitation by email"
+              helpText="Without email you get the link to pass on. Either way, they get access only once they accept it."
+              checked={form.send_email}
+              onChange={(send_email) => setForm({ ...form, send_email })}
+            />
           </FormLayout>
         </BlockStack>
       </Modal.Section>

@@ -14,15 +14,16 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const ctx = getAppContext();
   if (!(await firstDelivery(ctx.db, { webhookId: request.headers.get("x-shopify-webhook-id"), topic, shop }))) return new Response();
   const body = (payload ?? {}) as Parameters<typeof handleCustomerDataRequest>[2];
+  const deps = { db: ctx.db, privateStorage: ctx.privateStorage, queue: ctx.queue, log: ctx.log };
   switch (topic) {
     case "CUSTOMERS_DATA_REQUEST":
-      await handleCustomerDataRequest(ctx.db, ctx.storage, body);
+      await handleCustomerDataRequest(deps, shop, body);
       break;
     case "CUSTOMERS_REDACT":
-      await handleCustomerRedact(ctx.db, body);
+      await handleCustomerRedact(deps, body);
       break;
     case "SHOP_REDACT":
-      await handleShopRedact(ctx.db, shop);
+      await handleShopRedact(deps, shop);
       break;
     default:
       return new Response(`Unhandled topic ${topic}`, { status: 404 });

@@ -4,7 +4,7 @@
  */
 import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
-import type { StoragePort } from "~/providers/storage.server";
+import { customerWhere, deleteCustomerDataExports, recordCustomerDataRequest, type DataRequestPayload, type PrivacyDeps } from "./privacy-exports.server";
 
 export interface WebhookMeta {
   webhookId: string | null;
@@ -28,40 +28,23 @@ interface PrivacyCustomer {
   email?: string | null;
 }
 
-function customerWhere(customer: PrivacyCustomer) {
-  const or: { shopify_customer_id?: string; email?: string }[] = [];
-  if (customer.id !== undefined && customer.id !== null) or.push({ shopify_customer_id: String(customer.id) });
-  if (customer.email) or.push({ email: customer.email.toLowerCase() });
-  return or.length ? { OR: or } : null;
-}
-
 /**
  * customers/data_request: gather what we hold about the customer into a JSON export for the
- * merchant (stored under privacy/), as Shopify asks apps to provide it to the store owner.
+ * merchant, kept in private storage and listed for privacy.manage admins until it expires
+ * (app/services/privacy-exports.server.ts): never under the public /uploads.
  */
-export async function handleCustomerDataRequest(db: Db, storage: StoragePort, payload: { customer?: PrivacyCustomer; data_request?: { id?: number | string } }) {
-  const where = payload.customer ? customerWhere(payload.customer) : null;
-  const users = where
-    ? await db.user.findMany({
-        where,
-        select: {
-          id: true, email: true, first_name: true, last_name: true, phone_number: true, created_at: true, metadata: true,
-          saved_products: { select: { product_id: true, createdAt: true } },
-          favorite_stores: { select: { store_id: true } },
-          reviews: { select: { product_id: true, rating: true, body: true, created_at: true } },
-          orders: { select: { id: true, name: true, created_at: true } },
-        },
-      })
-    : [];
-  const key = `privacy/data-requests/${String(payload.data_request?.id ?? Date.now())}.json`;
-  await storage.put(key, new TextEncoder().encode(JSON.stringify({ requestedAt: new Date().toISOString(), customer: payload.customer ?? null, users }, null, 2)), "application/json");
-  return { key, users: users.length };
+export async function handleCustomerDataRequest(deps: PrivacyDeps, shop: string, payload: DataRequestPayload) {
+  const row = await recordCustomerDataRequest(deps, shop, payload);
+  return { id: row.id, users: row.users_found };
 }
 
 /** customers/redact: erase the customer's personal data; order history stays, anonymised. */
-export async function handleCustomerRedact(db: Db, payload: { customer?: PrivacyCustomer }) {
+export async function handleCustomerRedact(deps: PrivacyDeps, payload: { customer?: PrivacyCustomer }) {
+  const { db } = deps;
   const where = payload.customer ? customerWhere(payload.customer) : null;
   if (!where) return { deleted: 0 };
+  // Exports made for an earlier data request hold the same personal data.
+  await deleteCustomerDataExports(deps, { customer: payload.customer });
   const users = await db.user.findMany({ where, select: { id: true } });
   const ids = users.map((u) => u.id);
   if (payload.customer?.email) await db.order.updateMany({ where: { email: payload.customer.email.toLowerCase() }, data: { email: null, shipping_address: Prisma.DbNull } });
@@ -70,8 +53,10 @@ export async function handleCustomerRedact(db: Db, payload: { customer?: Privacy
 }
 
 /** shop/redact (48 h after uninstall): remove the shop's sessions and its customers' personal data. */
-export async function handleShopRedact(db: Db, shop: string) {
+export async function handleShopRedact(deps: PrivacyDeps, shop: string) {
+  const { db } = deps;
   await db.session.deleteMany({ where: { shop } });
+  await deleteCustomerDataExports(deps, { shop });
   const r = await db.user.deleteMany({ where: { auth_provider: "shopify", role: "SHOPPER" } });
   await db.order.updateMany({ data: { email: null, shipping_address: Prisma.DbNull } });
   return { deletedUsers: r.count };

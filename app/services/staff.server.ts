@@ -1,9 +1,9 @@
 /**
  * Staff identity for the admin and vendor pages under /app.
  * - Inside the Shopify admin (COMMERCE_ADAPTER=shopify): `authenticate.admin` with online tokens;
- *   the staff member maps to an app user by Shopify user id, else by email (an admin created
- *   them beforehand); the store owner becomes an admin with every permission on first visit.
- *   Anyone else is refused until an admin adds them.
+ *   the staff member maps to an app user by Shopify user id, else by the email of a staff account
+ *   (an invitation they accepted); the store owner becomes an admin with every permission on
+ *   first visit. Anyone else is refused until they accept an admin's invitation.
  * - Local mode: the email + password login at /app/login (same session cookie as the API).
  */
 import type { User } from "@prisma/client";
@@ -28,6 +28,8 @@ export async function mapShopifyStaffToUser(db: Db, staff: ShopifyStaffMember): 
 
   const email = staff.email?.toLowerCase() ?? null;
   const byEmail = email ? await db.user.findUnique({ where: { email } }) : null;
+  // Only a staff account maps by email: one an invitee accepted (app/services/staff-invitations.server.ts).
+  // A pending invitation or a shopper account with this email gives no access.
   if (byEmail && byEmail.role !== "SHOPPER") {
     return { ok: true, user: await db.user.update({ where: { id: byEmail.id }, data: { shopify_staff_id: staffId } }) };
   }
@@ -40,9 +42,14 @@ export async function mapShopifyStaffToUser(db: Db, staff: ShopifyStaffMember): 
       last_name: staff.last_name ?? null,
       auth_provider: "shopify" as const,
     };
-    const user = byEmail
-      ? await db.user.update({ where: { id: byEmail.id }, data })
-      : await db.user.create({ data: { ...data, email } });
+    if (!byEmail) return { ok: true, user: await db.user.create({ data: { ...data, email } }) };
+    // A shopper account with the owner's email may have been registered by anyone (registration
+    // does not prove the address): its password and sessions are not the owner's, so they end
+    // before the account becomes the owner's admin account.
+    const [, user] = await db.$transaction([
+      db.authToken.deleteMany({ where: { user_id: byEmail.id } }),
+      db.user.update({ where: { id: byEmail.id }, data: { ...data, password_hash: null } }),
+    ]);
     return { ok: true, user };
   }
   return { ok: false, reason: "unknown_staff" };
@@ -73,6 +80,7 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "catalog.sync" satisfies Permission)) items.push({ label: "Catalogue sync", url: "/app/sync" });
     if (hasPermission(user, "reviews.moderate" satisfies Permission)) items.push({ label: "Reviews", url: "/app/reviews" });
     if (hasPermission(user, "apikeys.manage" satisfies Permission)) items.push({ label: "API keys", url: "/app/api-keys" });
+    if (hasPermission(user, "privacy.manage" satisfies Permission)) items.push({ label: "Privacy requests", url: "/app/privacy" });
   }
   if (user.role === "VENDOR") items.push({ label: "My vendor", url: "/app/vendor" });
   return items;

@@ -4,12 +4,12 @@
 import type { Prisma, Role, User } from "@prisma/client";
 import type { Db } from "~/db.server";
 import { Messages } from "~/contract/messages";
-import { DEFAULT_ADMIN_PERMISSIONS, type Permission } from "~/contract/permissions";
+import type { Permission } from "~/contract/permissions";
 import { conflictError, invalid, notAllowed, notAuthenticated, notFoundError, rateLimited } from "~/lib/domain-errors";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertAcceptablePassword } from "./password-policy.server";
 import { hashToken, issueToken, resolveToken, revokeToken } from "./tokens.server";
-import { staffInvitationEmail, type OutgoingEmail } from "./email.server";
+import type { OutgoingEmail } from "./email.server";
 
 export const DEMO_EMAIL_DOMAIN = "@demo.local";
 
@@ -240,34 +240,7 @@ export async function listAdmins({ db }: IdentityDeps, roles?: Role[]): Promise<
   });
 }
 
-export async function createAdmin(
-  { db, queueEmail, appUrl }: IdentityDeps,
-  input: { email: string; first_name: string; last_name: string; role: Role; vendor_id?: string; permissions?: Permission[]; send_email: boolean },
-): Promise<{ user: User; invitationSent: boolean }> {
-  if (input.role === "VENDOR") {
-    if (!input.vendor_id) throw invalid("vendor_id is required for a vendor user");
-    if (!(await db.vendor.findUnique({ where: { id: input.vendor_id } }))) throw notFoundError("Vendor not found");
-  }
-  const permissions = input.role === "ADMIN" ? (input.permissions ?? DEFAULT_ADMIN_PERMISSIONS) : [];
-  const existing = await db.user.findUnique({ where: { email: input.email } });
-  if (existing && existing.role !== "SHOPPER") throw conflictError(Messages.EMAIL_TAKEN);
-  const data = {
-    email: input.email,
-    first_name: input.first_name,
-    last_name: input.last_name,
-    role: input.role,
-    vendor_id: input.role === "VENDOR" ? input.vendor_id : null,
-    permissions,
-  };
-  // An existing shopper account is promoted rather than duplicated.
-  const user = existing ? await db.user.update({ where: { id: existing.id }, data }) : await db.user.create({ data: { ...data, auth_provider: "password" } });
-  let invitationSent = false;
-  if (input.send_email && queueEmail && (user.role === "ADMIN" || user.role === "VENDOR")) {
-    await queueEmail(staffInvitationEmail({ email: input.email, firstName: input.first_name, role: user.role, appUrl: appUrl ?? "" }));
-    invitationSent = true;
-  }
-  return { user, invitationSent };
-}
+// Creating an admin or vendor user is an invitation the invitee accepts: app/services/staff-invitations.server.ts.
 
 export async function getPermissions({ db }: IdentityDeps, userId: string) {
   const user = await db.user.findUnique({ where: { id: userId } });

@@ -3,6 +3,7 @@ import type { usersEndpoints } from "~/contract/users";
 import type { AppContext } from "~/context.server";
 import * as users from "~/services/users.server";
 import { identityDeps } from "~/services/identity-deps.server";
+import { inviteStaff, listInvitations } from "~/services/staff-invitations.server";
 import { offerVerificationEmail, sendVerificationEmail, verifyEmail } from "~/services/email-verification.server";
 import { TOKEN_TTL_DAYS } from "~/services/tokens.server";
 import { clearSessionCookie, isSecureRequest, sessionCookie } from "../auth.server";
@@ -55,10 +56,14 @@ export const usersHandlers: HandlersFor<typeof usersEndpoints> = {
     return { ok: true as const };
   },
   mergeGuestIntoMe: async ({ ctx, auth, input }) => ({ merged: await users.mergeGuestIntoMe(deps(ctx), auth.user!, input.body.guestToken) }),
-  listAdmins: async ({ ctx, input }) => ({ users: (await users.listAdmins(deps(ctx), input.query.roles)).map(users.toUserDto) }),
-  createAdmin: async ({ ctx, input }) => {
-    const r = await users.createAdmin(deps(ctx), input.body);
-    return { user: users.toUserDto(r.user), invitationSent: r.invitationSent };
+  listAdmins: async ({ ctx, input }) => ({
+    users: (await users.listAdmins(deps(ctx), input.query.roles)).map(users.toUserDto),
+    invitations: await listInvitations(deps(ctx), { status: "open", roles: input.query.roles?.length ? input.query.roles : ["ADMIN", "VENDOR"] }),
+  }),
+  createAdmin: async ({ ctx, auth, input, log }) => {
+    const r = await inviteStaff(deps(ctx), auth.user, input.body);
+    log.info({ invitationId: r.invitation.id, role: r.invitation.role, sent: r.invitationSent }, "staff invitation created");
+    return { user: null, invitationSent: r.invitationSent, invitation: r.invitation, accept_url: r.acceptUrl };
   },
   getPermissions: async ({ ctx, input }) => users.getPermissions(deps(ctx), input.params.id),
   updatePermissions: async ({ ctx, auth, input }) => users.updatePermissions(deps(ctx), auth.user!, input.params.id, input.body.permissions),

@@ -1,8 +1,9 @@
 /**
  * The Admin users screen (app/routes/app.admins.tsx) through its loader and action in local mode:
  * the admins.manage guard, the staff list with its role tabs (shoppers never listed, vendors with
- * their vendor's name), creating admins and vendor users (invitation email or not, a shopper
- * promoted, every refusal with the server's message), editing permissions (saved, unknown
+ * their vendor's name), inviting admins and vendor users (by email or with a link to pass on,
+ * pending invitations listed, sent again and withdrawn, an existing shopper left as they are,
+ * every refusal with the server's message), editing permissions (saved, unknown
  * permission, unknown user, a vendor, removing one's own admins.manage), an unknown intent, and
  * the page server-rendered with Polaris.
  */
@@ -67,6 +68,11 @@ describe("guard and navigation", () => {
     // A shopper is not staff: sent to the login as well.
     expect((await thrown(load("", shopper.token))).status).toBe(302);
     expect(await app.database.db.user.count({ where: { email: { in: ["sneaky@staff.test", "anon@staff.test"] } } })).toBe(0);
+    expect(await app.database.db.staffInvitation.count({ where: { email: { in: ["sneaky@staff.test", "anon@staff.test"] } } })).toBe(0);
+    for (const token of [editor.token, vendorUser.token]) {
+      expect((await thrown(act({ intent: "resend", invitationId: "x" }, token))).status).toBe(403);
+      expect((await thrown(act({ intent: "revoke", invitationId: "x" }, token))).status).toBe(403);
+    }
     expect((await userByEmail("editor@staff.test")).permissions).toEqual(["catalog.edit", "media.manage"]);
   });
 
@@ -121,35 +127,60 @@ describe("the list", () => {
   });
 });
 
-describe("creating staff users", () => {
-  it("creates an admin with the default permissions and sends an invitation", async () => {
+describe("inviting staff users", () => {
+  it("invites an admin with the default permissions by email: listed as pending until accepted", async () => {
     const r = await act({ intent: "create", email: "  New.Admin@Staff.test ", first_name: "Nina", last_name: "Admin", role: "ADMIN", vendor_id: "", send_email: "true" });
-    expect(r).toEqual({ ok: true, message: "new.admin@staff.test can now sign in; an invitation was sent." });
-    const user = await userByEmail("new.admin@staff.test");
-    expect(user).toMatchObject({ role: "ADMIN", first_name: "Nina", last_name: "Admin", vendor_id: null, auth_provider: "password" });
-    expect([...user.permissions].sort()).toEqual([...DEFAULT_ADMIN_PERMISSIONS].sort());
-    expect(user.permissions).not.toContain("admins.manage");
+    expect(r).toEqual({ ok: true, message: expect.stringMatching(/^Invitation sent to new\.admin@staff\.test, valid until \d{4}-\d{2}-\d{2}\. They get access once they accept it\.$/) });
+    // No account yet: the invitee makes it on accepting.
+    expect(await app.database.db.user.findUnique({ where: { email: "new.admin@staff.test" } })).toBeNull();
+    const invitation = await app.database.db.staffInvitation.findFirstOrThrow({ where: { email: "new.admin@staff.test" } });
+    expect(invitation).toMatchObject({ role: "ADMIN", first_name: "Nina", last_name: "Admin", vendor_id: null, invited_by_id: boss.id, invited_by_name: "Bea" });
+    expect([...invitation.permissions].sort()).toEqual([...DEFAULT_ADMIN_PERMISSIONS].sort());
+    expect(invitation.permissions).not.toContain("admins.manage");
     const mail = await invitations("new.admin@staff.test");
     expect(mail).toHaveLength(1);
-    expect(mail[0].subject).toBe("You have access to Fashion Discovery");
-    expect((await load("?role=ADMIN")).users.map((u) => u.email)).toContain("new.admin@staff.test");
+    expect(mail[0].subject).toBe("You are invited to Fashion Discovery");
+    const data = await load("?role=ADMIN");
+    expect(data.users.map((u) => u.email)).not.toContain("new.admin@staff.test");
+    expect(data.invitations).toEqual([expect.objectContaining({ id: invitation.id, email: "new.admin@staff.test", name: "Nina Admin", role: "ADMIN", status: "pending", invitedBy: "Bea", emailed: true })]);
+    const html = await renderPage();
+    expect(html).toContain("Pending invitations");
+    expect(html).toContain("new.admin@staff.test");
+    expect(html).toContain(invitation.expires_at.toISOString().slice(0, 10));
+    expect(html).toContain("Withdraw");
   });
 
-  it("creates a vendor user linked to its vendor, without an email when told so", async () => {
+  it("invites a vendor user linked to its vendor, without an email when told so: the link is for the admin to pass on", async () => {
     const r = await create({ email: "seller@staff.test", role: "VENDOR", vendor_id: bazaar.id, send_email: "false" });
-    expect(r).toEqual({ ok: true, message: "seller@staff.test can now sign in." });
-    expect(await userByEmail("seller@staff.test")).toMatchObject({ role: "VENDOR", vendor_id: bazaar.id, permissions: [] });
+    expect(r).toMatchObject({ ok: true, message: expect.stringContaining("Invitation created for seller@staff.test"), acceptUrl: expect.stringContaining("/app/invitations/accept?token=") });
+    expect(await app.database.db.user.findUnique({ where: { email: "seller@staff.test" } })).toBeNull();
     expect(await invitations("seller@staff.test")).toEqual([]);
-    const row = (await load("?role=VENDOR")).users.find((u) => u.email === "seller@staff.test");
-    expect(row).toMatchObject({ role: "VENDOR", vendorName: "Bazaar Basics" });
+    const row = (await load("?role=VENDOR")).invitations.find((i) => i.email === "seller@staff.test");
+    expect(row).toMatchObject({ role: "VENDOR", vendorName: "Bazaar Basics", emailed: false });
+    expect((await load("?role=ADMIN")).invitations.map((i) => i.email)).not.toContain("seller@staff.test");
   });
 
-  it("promotes an existing shopper rather than creating a second account", async () => {
+  it("leaves an existing shopper's account as it is", async () => {
+    const before = await userByEmail("shopper@example.test");
     const r = await create({ email: "shopper@example.test" });
-    expect(r).toEqual({ ok: true, message: "shopper@example.test can now sign in." });
-    const promoted = await userByEmail("shopper@example.test");
-    expect(promoted.id).toBe(shopper.id);
-    expect(promoted.role).toBe("ADMIN");
+    expect(r).toMatchObject({ ok: true });
+    expect(await userByEmail("shopper@example.test")).toEqual(before);
+    expect(before.role).toBe("SHOPPER");
+  });
+
+  it("sends an invitation again with a new link, and withdraws one", async () => {
+    const invitation = await app.database.db.staffInvitation.findFirstOrThrow({ where: { email: "new.admin@staff.test" } });
+    const again = await act({ intent: "resend", invitationId: invitation.id, send_email: "true" });
+    expect(again).toMatchObject({ ok: true, message: expect.stringMatching(/^Invitation sent again to new\.admin@staff\.test, valid until /) });
+    expect(await invitations("new.admin@staff.test")).toHaveLength(2);
+    const link = await act({ intent: "resend", invitationId: invitation.id, send_email: "false" });
+    expect(link).toMatchObject({ ok: true, acceptUrl: expect.stringContaining("token=") });
+    expect((await app.database.db.staffInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).token_hash).not.toBe(invitation.token_hash);
+
+    expect(await act({ intent: "revoke", invitationId: invitation.id })).toEqual({ ok: true, message: "Invitation to new.admin@staff.test withdrawn." });
+    expect((await load()).invitations.map((i) => i.email)).not.toContain("new.admin@staff.test");
+    expect(await act({ intent: "resend", invitationId: invitation.id })).toEqual({ ok: false, error: "This invitation was withdrawn by an admin" });
+    expect(await act({ intent: "revoke", invitationId: "00000000-0000-0000-0000-000000000000" })).toEqual({ ok: false, error: "Invitation not found" });
   });
 
   it("refuses bad input and conflicts with the server's message", async () => {
@@ -162,7 +193,8 @@ describe("creating staff users", () => {
     expect(await create({ email: "vend@staff.test", role: "VENDOR" })).toEqual({ ok: false, error: "vendor_id is required for a vendor user" });
     expect(await create({ email: "vend@staff.test", role: "VENDOR", vendor_id: "00000000-0000-0000-0000-000000000000" })).toEqual({ ok: false, error: "Vendor not found" });
     expect(await create({ email: "editor@staff.test" })).toEqual({ ok: false, error: "An account with this email already exists" });
-    expect(await app.database.db.user.count({ where: { email: { in: ["noname@staff.test", "role@staff.test", "vend@staff.test"] } } })).toBe(0);
+    expect(await create({ email: "seller@staff.test", role: "VENDOR", vendor_id: bazaar.id })).toEqual({ ok: false, error: "An invitation to this email is already pending: send it again or withdraw it" });
+    expect(await app.database.db.staffInvitation.count({ where: { email: { in: ["noname@staff.test", "role@staff.test", "vend@staff.test"] } } })).toBe(0);
     expect((await userByEmail("editor@staff.test")).permissions).toEqual(["catalog.edit", "media.manage"]);
   });
 });

@@ -207,24 +207,30 @@ describe("admin user management", () => {
     }
   });
 
-  it("does not send an invitation when send_email is false", async () => {
+  it("does not send an invitation when send_email is false: the answer carries the link instead", async () => {
     const res = await app.api("POST", "/users/admin/admins", {
       token: manager.token,
       body: { email: "quiet.admin@example.test", first_name: "Quiet", last_name: "Admin", send_email: false },
     });
     expect(res.status).toBe(201);
-    expect(res.body.invitationSent).toBe(false);
+    expect(res.body).toMatchObject({ user: null, invitationSent: false, invitation: { email: "quiet.admin@example.test", status: "pending" } });
+    expect(res.body.accept_url).toContain("/app/invitations/accept?token=");
     expect(await app.database.db.emailOutbox.count({ where: { to: "quiet.admin@example.test" } })).toBe(0);
+    // Nobody is an admin until the link is accepted.
+    expect(await app.database.db.user.count({ where: { email: "quiet.admin@example.test" } })).toBe(0);
   });
 
-  it("creates an admin with the defaults", async () => {
+  it("invites an admin with the defaults: the invitation email, then an account with the default permissions on acceptance", async () => {
     const res = await app.api("POST", "/users/admin/admins", {
       token: manager.token,
       body: { email: "New.Admin@Example.test", first_name: "New", last_name: "Admin" },
     });
     expect(res.status).toBe(201);
     expect(res.body.invitationSent).toBe(true);
-    expect(res.body.user).toMatchObject({ email: "new.admin@example.test", role: "ADMIN", first_name: "New", last_name: "Admin", vendor_id: null });
+    expect(res.body.user).toBeNull();
+    expect(res.body.invitation).toMatchObject({ email: "new.admin@example.test", role: "ADMIN", first_name: "New", last_name: "Admin", vendor_id: null, status: "pending" });
+    expect([...res.body.invitation.permissions].sort()).toEqual([...DEFAULT_ADMIN_PERMISSIONS].sort());
+    expect(res.body.invitation.permissions).not.toContain("admins.manage");
     // send_email defaults to true: the invitation is queued, and the worker delivers it to the outbox.
     const queued = await app.database.db.emailOutbox.findFirstOrThrow({ where: { to: "new.admin@example.test", kind: "staff_invitation" } });
     expect(queued.status).toBe("queued");
@@ -232,11 +238,14 @@ describe("admin user management", () => {
     expect((await app.database.db.emailOutbox.findUniqueOrThrow({ where: { id: queued.id } })).status).toBe("sent");
     const files = fs.readdirSync(path.join(app.dataDir, "outbox"));
     const record = JSON.parse(fs.readFileSync(path.join(app.dataDir, "outbox", files.find((f) => f.endsWith(".json"))!), "utf8"));
-    expect(record).toMatchObject({ to: "new.admin@example.test", subject: "You have access to Fashion Discovery" });
-    expect(record.text).toContain("new.admin@example.test");
-    expect([...res.body.user.permissions].sort()).toEqual([...DEFAULT_ADMIN_PERMISSIONS].sort());
-    expect(res.body.user.permissions).not.toContain("admins.manage");
-    expect(JSON.stringify(res.body)).not.toContain("password_hash");
+    expect(record).toMatchObject({ to: "new.admin@example.test", subject: "You are invited to Fashion Discovery" });
+    const token = decodeURIComponent(/accept\?token=(\S+)/.exec(record.text)![1]);
+
+    const accepted = await app.api("POST", "/auth/invitations/accept", { body: { token, password: "Copper-Meadow-Falcon-71" } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.user).toMatchObject({ email: "new.admin@example.test", role: "ADMIN", first_name: "New", last_name: "Admin", vendor_id: null });
+    expect([...accepted.body.user.permissions].sort()).toEqual([...DEFAULT_ADMIN_PERMISSIONS].sort());
+    expect(JSON.stringify(accepted.body)).not.toContain("password_hash");
 
     const dup = await app.api("POST", "/users/admin/admins", {
       token: manager.token,
@@ -246,14 +255,16 @@ describe("admin user management", () => {
     expect(dup.body.error.message).toBe(Messages.EMAIL_TAKEN);
   });
 
-  it("creates an admin with chosen permissions, and promotes an existing shopper", async () => {
+  it("invites with chosen permissions; an existing shopper stays a shopper until accepting", async () => {
     const s = await app.createUser({ email: "promote-me@example.test" });
     const res = await app.api("POST", "/users/admin/admins", {
       token: manager.token,
       body: { email: "promote-me@example.test", first_name: "Pro", last_name: "Moted", permissions: ["orders.manage"], send_email: false },
     });
     expect(res.status).toBe(201);
-    expect(res.body.user).toMatchObject({ id: s.id, role: "ADMIN", permissions: ["orders.manage"] });
+    expect(res.body).toMatchObject({ user: null, invitation: { permissions: ["orders.manage"], status: "pending" } });
+    expect(await app.database.db.user.findUniqueOrThrow({ where: { id: s.id } })).toMatchObject({ role: "SHOPPER", permissions: [] });
+    expect((await app.api("GET", "/users/me", { token: s.token })).body.role).toBe("SHOPPER");
 
     const invalid = await app.api("POST", "/users/admin/admins", {
       token: manager.token,
@@ -262,7 +273,7 @@ describe("admin user management", () => {
     expect(invalid.status).toBe(400);
   });
 
-  it("creating a VENDOR user needs an existing vendor", async () => {
+  it("inviting a VENDOR user needs an existing vendor", async () => {
     const base = { first_name: "Val", last_name: "Vendor", role: "VENDOR" };
     const noVendor = await app.api("POST", "/users/admin/admins", { token: manager.token, body: { ...base, email: "v1@example.test" } });
     expect(noVendor.status).toBe(400);
@@ -273,8 +284,8 @@ describe("admin user management", () => {
 
     const ok = await app.api("POST", "/users/admin/admins", { token: manager.token, body: { ...base, email: "v1@example.test", vendor_id: vendorId } });
     expect(ok.status).toBe(201);
-    expect(ok.body.user).toMatchObject({ role: "VENDOR", vendor_id: vendorId, permissions: [] });
-    expect(await app.database.db.user.count({ where: { email: "v1@example.test" } })).toBe(1);
+    expect(ok.body.invitation).toMatchObject({ role: "VENDOR", vendor_id: vendorId, permissions: [] });
+    expect(await app.database.db.user.count({ where: { email: "v1@example.test" } })).toBe(0);
   });
 
   it("reads and replaces an admin's permissions", async () => {

@@ -10,6 +10,8 @@ import { createTestApp, type TestApp } from "../helpers/app";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
 import { resetConfigCache } from "../../app/config.server";
+import { hashPassword } from "../../app/services/passwords.server";
+import { issueToken, resolveToken } from "../../app/services/tokens.server";
 
 const SHOP = "test-shop.myshopify.com";
 const API_KEY = "testApiKey";
@@ -90,6 +92,42 @@ describe("embedded admin: authenticate.admin maps the staff member to an app use
     expect(data.nav.map((n) => n.url)).toEqual(["/app/vendor"]);
   });
 
+  it("a staff member with a pending invitation is refused until the invitee accepts it; then mapped by email", async () => {
+    await app.database.db.user.deleteMany({});
+    const manager = await app.database.db.user.create({ data: { email: "boss@shop.test", role: "ADMIN", permissions: ["admins.manage"], auth_provider: "password" } });
+    // The invitee already has a shopper account.
+    const existing = await app.database.db.user.create({ data: { email: "invitee@shop.test", auth_provider: "password", password_hash: await hashPassword("invitees-own-password") } });
+    const { inviteStaff, acceptInvitation } = await import("../../app/services/staff-invitations.server");
+    const { acceptUrl } = await inviteStaff({ db: app.database.db }, manager, { email: "invitee@shop.test", first_name: "In", last_name: "Vitee", role: "ADMIN", send_email: false });
+    const token = new URL(acceptUrl!, APP_URL).searchParams.get("token")!;
+
+    await storeStaffSession({ email: "invitee@shop.test", account_owner: false });
+    const pending = await callLoader(appLayout, await embeddedRequest());
+    expect(pending.thrown?.status).toBe(302);
+    expect(pending.thrown?.headers.get("location")).toBe("/app/no-access");
+    expect(await app.database.db.user.findUniqueOrThrow({ where: { id: existing.id } })).toMatchObject({ role: "SHOPPER", shopify_staff_id: null });
+
+    await expect(acceptInvitation({ db: app.database.db }, null, { token, password: "not-the-password" })).rejects.toThrow("Wrong password for invitee@shop.test");
+    await acceptInvitation({ db: app.database.db }, null, { token, password: "invitees-own-password" });
+    const mapped = await callLoader(appLayout, await embeddedRequest());
+    expect(mapped.thrown).toBeUndefined();
+    expect((mapped.data as { user: { role: string; email: string } }).user).toMatchObject({ role: "ADMIN", email: "invitee@shop.test" });
+    expect((await app.database.db.user.findUniqueOrThrow({ where: { id: existing.id } })).shopify_staff_id).toBe("12345");
+  });
+
+  it("the store owner's email on a shopper account someone registered: that account's password and sessions end before it becomes the owner's admin", async () => {
+    await app.database.db.user.deleteMany({});
+    const squatter = await app.database.db.user.create({ data: { email: "owner@shop.test", auth_provider: "password", password_hash: await hashPassword("squatters-password") } });
+    const token = await issueToken(app.database.db, squatter.id);
+    await storeStaffSession({ email: "owner@shop.test", account_owner: true });
+    const r = await callLoader(appLayout, await embeddedRequest());
+    expect((r.data as { user: { role: string } }).user.role).toBe("ADMIN");
+    const owner = await app.database.db.user.findUniqueOrThrow({ where: { id: squatter.id } });
+    expect(owner).toMatchObject({ role: "ADMIN", password_hash: null, auth_provider: "shopify" });
+    expect(await app.database.db.authToken.count({ where: { user_id: squatter.id } })).toBe(0);
+    expect(await resolveToken(app.database.db, token)).toBeNull();
+  });
+
   it("an unknown staff member who is not the owner is refused", async () => {
     await app.database.db.user.deleteMany({});
     await storeStaffSession({ email: "stranger@shop.test", account_owner: false });
@@ -155,11 +193,13 @@ describe("webhooks", () => {
     expect(await app.database.db.user.count({ where: { shopify_customer_id: "777" } })).toBe(1);
   });
 
-  it("customers/data_request writes an export of the customer's data", async () => {
+  it("customers/data_request writes an export of the customer's data, privately (tests/integration/privacy-exports.test.ts)", async () => {
     await app.database.db.user.create({ data: { email: "export@shop.test", shopify_customer_id: "888", auth_provider: "shopify", first_name: "Ada" } });
     const res = await callAction(privacy, webhook("customers/data_request", { customer: { id: 888 }, data_request: { id: 4242 } }));
     expect(res.status).toBe(200);
-    const file = await app.ctx.storage.get("privacy/data-requests/4242.json");
+    expect(await app.ctx.storage.get("privacy/data-requests/4242.json")).toBeNull();
+    const row = await app.database.db.privacyDataRequest.findFirstOrThrow({ where: { shopify_request_id: "4242" } });
+    const file = await app.ctx.privateStorage.get(row.storage_key!);
     expect(file).not.toBeNull();
     const exported = JSON.parse(new TextDecoder().decode(file!));
     expect(exported.users[0]).toMatchObject({ email: "export@shop.test", first_name: "Ada" });

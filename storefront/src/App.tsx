@@ -23,11 +23,12 @@ import { Assistant } from "./pages/Assistant";
 import { Clones } from "./pages/Clones";
 import { MyTryOns } from "./pages/MyTryOns";
 import { SavedTryOns } from "./pages/SavedTryOns";
+import { VerifyEmail } from "./pages/VerifyEmail";
 
 /**
  * Routes (SPEC §2): `/`, `/mens`, `/womens` home (feed, or search results with `?search=`);
  * `/stores` and its gendered forms; `/stores/<id>/<handle>`; `/products/<id>/<handle>`;
- * `/photo-search`; `/login`; 404.
+ * `/photo-search`; `/login`; `/verify-email` (the email verification link); 404.
  */
 export function App() {
   return (
@@ -50,6 +51,7 @@ export function App() {
           <Route path="/my-collections/:collectionId" element={<MyCollection />} />
           <Route path="/account" element={<Account />} />
           <Route path="/review" element={<ReviewByToken />} />
+          <Route path="/verify-email" element={<VerifyEmail />} />
           <Route path="/reviewable-orders" element={<ReviewableOrders />} />
           <Route path="/account/orders" element={<Orders />} />
           <Route path="/account/orders/:orderId" element={<OrderDetail />} />

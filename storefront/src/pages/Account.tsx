@@ -18,6 +18,7 @@ import { AccountPage } from "../components/AccountPage";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { TextField } from "../components/Field";
 import { Spinner } from "../components/FeedStatus";
+import { VerifyEmailNotice } from "../components/VerifyEmailNotice";
 import "../account.css";
 
 export const STYLE_PREFERENCES_KEY = ["user", "style-preferences"] as const;
@@ -388,6 +389,7 @@ export function Account() {
                 You are browsing as a guest. <Link to="/login">Sign in</Link> to use your account on every device and to set a password.
               </p>
             )}
+            <VerifyEmailNotice user={user} what="Orders you place with it appear in your account" />
             <ProfileSection key={user.id} user={user} />
             <InterestsSection />
             {signedIn && <PasswordSection />}

@@ -13,6 +13,7 @@ import { Badge, OrdersNav, SignInFor } from "../components/OrdersNav";
 import { SessionGate } from "../components/AccountNav";
 import { AccountPage } from "../components/AccountPage";
 import { ListStates } from "../components/ListStates";
+import { VerifyEmailNotice } from "../components/VerifyEmailNotice";
 import "../orders.css";
 
 export function Orders() {
@@ -30,6 +31,7 @@ export function Orders() {
 
   return (
     <AccountPage headingId="orders-heading" title="Orders" testId="orders-page" nav={<OrdersNav />} className="orders-page">
+      {signedIn && <VerifyEmailNotice user={user} />}
       <SessionGate>
         {!signedIn ? (
           <SignInFor what="your orders" />

@@ -9,6 +9,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import prisma from "./db.server";
 import { getConfig } from "./config.server";
 import { stripUnstorableDeep } from "./lib/unstorable-text";
+import { MAX_JSON_BODY_BYTES, limitRequestBody, refusingLargeBodies } from "./lib/body-limit.server";
 
 /** The pinned Admin API version; GraphQL documents are validated against its schema in tests. */
 export const ADMIN_API_VERSION = ApiVersion.October26;
@@ -42,7 +43,8 @@ export const authenticate: typeof shopify.authenticate = {
   // surrogate: one such product title would fail its webhook, and every retry, with a 500.
   // They are stripped once here for every topic.
   webhook: async (request: Request) => {
-    const context = await shopify.authenticate.webhook(request);
+    // Anyone can post here: the body is counted as it is read for the HMAC check, 413 past the limit.
+    const context = await refusingLargeBodies(() => shopify.authenticate.webhook(limitRequestBody(request, MAX_JSON_BODY_BYTES)));
     return { ...context, payload: stripUnstorableDeep(context.payload) };
   },
 };

@@ -11,6 +11,7 @@ import type { ApiError } from "~/api/errors.server";
 import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { bulkOutcome, type BulkFailure, type BulkReport } from "~/lib/admin-list";
+import { formOf } from "~/lib/body-limit.server";
 
 export type ReviewActionResult = { ok: true; message: string; failures?: BulkFailure[] } | { ok: false; error: string };
 
@@ -39,7 +40,7 @@ export interface ReviewQueueAction {
 export async function reviewQueueAction(request: Request, { permission, intents, refusal }: ReviewQueueAction): Promise<ReviewActionResult> {
   const { user } = await requireAdmin(request, permission);
   const spec = intents(getAppContext(), user.id);
-  const form = await request.formData();
+  const form = await formOf(request);
   try {
     return await runIntent(form, spec);
   } catch (e) {

@@ -6,6 +6,8 @@
  * they answer 400 instead of failing inside a query.
  */
 
+import { MAX_FORM_BODY_BYTES, readText } from "./body-limit.server";
+
 /** Lone high surrogate, lone low surrogate, or NUL. */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, "g");
@@ -86,12 +88,18 @@ export async function unstorableRequestInput(request: Request): Promise<string |
   for (const [k, v] of url.searchParams) if (isUnstorableText(k) || isUnstorableText(v)) return `${k} ${UNSTORABLE_TEXT_MESSAGE}`;
   if (request.method === "GET" || request.method === "HEAD" || !request.body || request.bodyUsed) return null;
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  // Read with the forms' limit: a larger body is left to the page's own reader, which refuses it with a 413.
+  const text = () => readText(request.clone(), MAX_FORM_BODY_BYTES).catch(() => null);
   if (type.includes("application/x-www-form-urlencoded")) {
-    for (const [k, v] of new URLSearchParams(await request.clone().text())) if (isUnstorableText(k) || isUnstorableText(v)) return `${k} ${UNSTORABLE_TEXT_MESSAGE}`;
+    const form = await text();
+    if (form === null) return null;
+    for (const [k, v] of new URLSearchParams(form)) if (isUnstorableText(k) || isUnstorableText(v)) return `${k} ${UNSTORABLE_TEXT_MESSAGE}`;
   } else if (type.includes("json")) {
     let body: unknown;
     try {
-      body = JSON.parse(await request.clone().text());
+      const json = await text();
+      if (json === null) return null;
+      body = JSON.parse(json);
     } catch {
       return null;
     }

@@ -18,6 +18,7 @@ import { inviteStaff, listInvitations, resendInvitation, revokeInvitation } from
 import { identityDeps } from "~/services/identity-deps.server";
 import { vendorOptions } from "~/services/dashboard.server";
 import { ActionBanner, ActionBannerSection } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 const ROLE_TABS = [
   { id: "all", content: "All staff", roles: undefined },
@@ -68,7 +69,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
   const { user } = await requireAdmin(request, "admins.manage");
   const ctx = getAppContext();
   const deps = identityDeps(ctx);
-  const form = await request.formData();
+  const form = await formOf(request);
   try {
     if (form.get("intent") === "create") {
       const parsed = usersEndpoints.createAdmin.body.safeParse({

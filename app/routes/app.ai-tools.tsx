@@ -41,6 +41,7 @@ import { cancelImageAiRequest, getImageAiRequest, supportsOperation } from "~/se
 import { imageRequestView, startImageTool } from "~/services/image-ai/api.server";
 import { listClones, startCloneTraining } from "~/services/clones/index.server";
 import { addProductGeneratedImage, createImageEdit } from "~/services/proposed-image-edits.server";
+import { formOf, ONE_IMAGE_FORM_BYTES } from "~/lib/body-limit.server";
 
 const TOOLS = [
   { id: "product-shot", label: "Product shot", ops: ["generate-flux-product-shot"], help: "The product cut out and placed on a clean scene." },
@@ -127,7 +128,7 @@ const BoxSchema = z.object({ x: z.number().min(0), y: z.number().min(0), width: 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   const { user } = await requireAdmin(request, "ai.train");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request, ONE_IMAGE_FORM_BYTES);
   const intent = String(form.get("intent"));
   try {
     if (intent === "upload") {

@@ -14,6 +14,7 @@ import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/services/api-keys.server";
 import { ActionBanner, ConfirmModal, useFetcherResult } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 const LIST_SIZE = 100;
 
@@ -32,7 +33,7 @@ type ActionResult =
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   const { user } = await requireAdmin(request, "apikeys.manage");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = form.get("intent");
   try {
     if (intent === "create") {

@@ -16,6 +16,7 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { createAdminClone, deleteClone, listClones, startCloneTraining, updateClone } from "~/services/clones/index.server";
 import { storeToolUpload } from "~/services/ai-tools.server";
 import { ActionBannerSection, ConfirmModal, useFetcherResult, useRowAction } from "~/components/admin";
+import { formOf, MAX_REQUEST_BODY_BYTES } from "~/lib/body-limit.server";
 
 const MAX_PHOTOS = 40;
 
@@ -56,7 +57,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
   const { user } = await requireAdmin(request, "ai.train");
   const ctx = getAppContext();
   const caller = { userId: user.id, isAdmin: true };
-  const form = await request.formData();
+  const form = await formOf(request, MAX_REQUEST_BODY_BYTES);
   const intent = String(form.get("intent"));
   try {
     if (intent === "create") {

@@ -39,6 +39,7 @@ import {
   useOrderDraft,
   usePickerSearch,
 } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -59,7 +60,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
   const id = params.id!;
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = String(form.get("intent"));
   const ok = (message: string): ActionResult => ({ ok: true, intent, message });
   const fail = (error: string): ActionResult => ({ ok: false, intent, error });

@@ -32,6 +32,7 @@ import {
   revalidateOnDetailChange,
   useQueryParam,
 } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 const PAGE_SIZE = 20;
 const TABS = [
@@ -73,7 +74,7 @@ const parseJson = (v: FormDataEntryValue) => {
 export const action = async ({ request }: ActionFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = String(form.get("intent"));
   try {
     if (intent === "create") {

@@ -14,6 +14,7 @@ import { answerRefusals, invalidInput, isoOrNull as iso, utcFromLocalInput } fro
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createDrop, listDrops } from "~/services/drops.server";
 import { DropStatusBadge, FormModal, StatusTabs } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 const TABS = [
   { id: "all", label: "All" },
@@ -44,7 +45,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "drops.manage");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   if (form.get("intent") !== "create") return { ok: false, error: "Unknown action" };
   const parsed = dropsEndpoints.dropsCreate.body.safeParse({
     name: form.get("name"),

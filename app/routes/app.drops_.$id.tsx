@@ -16,6 +16,7 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { deleteDrop, dropCompanions, getDrop, notifyDrop, setDropProducts, setScheduledPublishDate, updateDrop } from "~/services/drops.server";
 import { CatalogueProductPicker } from "~/components/CatalogueProductPicker";
 import { ActionBannerSection, ConfirmModal, CuratedProductRow, DropStatusBadge, SectionCard, useIntentFetcher } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 const PAGE = 60;
 
@@ -49,7 +50,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   await requireAdmin(request, "drops.manage");
   const ctx = getAppContext();
   const id = params.id!;
-  const form = await request.formData();
+  const form = await formOf(request);
   return answerRefusals<ActionResult>(async () => {
     switch (form.get("intent")) {
       case "update": {

@@ -19,6 +19,7 @@ import { BarChart } from "~/components/BarChart";
 import { ImportJobProgress as JobProgress, IMPORT_STEP_LABEL as STEP_LABEL } from "~/components/ImportJobProgress";
 import { listParam, parseListParams, rangeLabel, type ActionResult } from "~/lib/admin-list";
 import { ActionBannerSection, ConfirmModal, ListFooter, StatusTabs, useFetcherResult, useListParams, useQueryParam } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 20;
@@ -84,7 +85,7 @@ function toRow(j: JobViewRow) {
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "catalog.import");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = form.get("intent");
   const s = (k: string) => {
     const v = form.get(k);

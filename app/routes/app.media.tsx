@@ -13,6 +13,7 @@ import { ApiError } from "~/api/errors.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { hexToLab, roundLab } from "~/services/color.server";
 import { deleteInternalMedia, listInternalMedia } from "~/services/internal-media.server";
+import { formOf } from "~/lib/body-limit.server";
 
 const PAGE = 24;
 
@@ -43,7 +44,7 @@ type ActionResult = { ok: true; message: string } | { ok: false; error: string }
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "media.manage");
-  const form = await request.formData();
+  const form = await formOf(request);
   if (form.get("intent") !== "delete") return { ok: false, error: "Unknown action" };
   try {
     await deleteInternalMedia(getAppContext(), String(form.get("id") ?? ""));

@@ -7,6 +7,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { InternalMediaUploadBody } from "~/contract/internal-media";
 import { getAppContext } from "~/context.server";
 import { ApiError } from "~/api/errors.server";
+import { ONE_IMAGE_FORM_BYTES, readFormData } from "~/lib/body-limit.server";
+import { DomainError } from "~/lib/domain-errors";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { uploadInternalMedia } from "~/services/internal-media.server";
 
@@ -21,8 +23,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== "POST") return reply(405, { ok: false, error: "Use POST to upload" }, { allow: "POST" });
   let form: FormData;
   try {
-    form = await request.formData();
-  } catch {
+    // Counted while it streams in: a body past the limit is refused before it is all read.
+    form = await readFormData(request, ONE_IMAGE_FORM_BYTES);
+  } catch (e) {
+    if (e instanceof DomainError && e.kind === "too_large") return reply(413, { ok: false, error: e.message }, { connection: "close" });
     return reply(400, { ok: false, error: 'Send the upload as multipart/form-data with the image in a "file" field' });
   }
   const parsed = InternalMediaUploadBody.safeParse(form);

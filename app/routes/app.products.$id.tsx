@@ -52,6 +52,7 @@ import {
   updateCompanionStatus,
   verifyCompanion,
 } from "~/services/companion.server";
+import { formOf } from "~/lib/body-limit.server";
 
 const COMPANION_LABEL: Record<string, string> = { draft: "Draft", pending_review: "Pending review", active: "Active", archived: "Archived" };
 const productStatusTone = (s: string) => (s === "active" ? "success" : s === "draft" ? "info" : undefined);
@@ -86,7 +87,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
   const id = params.id ?? "";
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = String(form.get("intent"));
   const ok = (message: string): ActionResult => ({ ok: true, intent, message });
   const fail = (error: string): ActionResult => ({ ok: false, intent, error });

@@ -19,6 +19,7 @@ import { companionStatusCounts } from "~/services/companion.server";
 import { listParam, parseListParams, rangeLabel } from "~/lib/admin-list";
 import { ActionBannerSection, GENDER_LABEL, ListFooter, useListParams, useQueryParam } from "~/components/admin";
 import { ChartCard } from "~/components/admin/ChartCard";
+import { formOf } from "~/lib/body-limit.server";
 
 const PAGE_SIZE = 25;
 // Kept here (not imported from the .server service) because the page renders them too.
@@ -80,7 +81,7 @@ type ActionResult = { ok: true; message: string; jobId?: string } | { ok: false;
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = String(form.get("intent"));
   try {
     if (intent === "inventory-all" || intent === "inventory-out-of-stock") {

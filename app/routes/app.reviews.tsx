@@ -29,6 +29,7 @@ import {
   overallRatingSummary,
   type AdminReviewView,
 } from "~/services/reviews.server";
+import { formOf, ONE_IMAGE_FORM_BYTES } from "~/lib/body-limit.server";
 
 const PAGE = 20;
 const TABS = [
@@ -78,7 +79,7 @@ const text = (v: FormDataEntryValue | null) => (typeof v === "string" ? v : unde
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "reviews.moderate");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request, ONE_IMAGE_FORM_BYTES);
   const intent = String(form.get("intent") ?? "");
   const id = String(form.get("id") ?? "");
   try {

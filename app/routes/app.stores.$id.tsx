@@ -21,6 +21,7 @@ import {
   vendorOptions,
 } from "~/services/stores.server";
 import { ActionBanner, OrderHeader, ProductCandidates, SectionCard, SortableProducts, useOrderDraft, usePickerSearch } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -43,7 +44,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
   const id = params.id!;
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = String(form.get("intent"));
   const fail = (error: string): ActionResult => ({ ok: false, intent, error });
   try {

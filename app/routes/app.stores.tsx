@@ -31,6 +31,7 @@ import {
   useQueryParam,
   type ActionOutcome,
 } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 const PAGE_SIZE = 20;
 
@@ -62,7 +63,7 @@ const issues = (e: z.ZodError) => e.issues.map((i) => (i.path.length ? `${i.path
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = String(form.get("intent"));
   const fields = () => ({
     name: nullable(form.get("name")),

@@ -17,6 +17,7 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { categorisationQueue, createStyle, listStyles } from "~/services/styles.server";
 import { BarChart } from "~/components/BarChart";
 import { CategorisationBadge, FormModal, SectionCard, TargetGenderSelect } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 const PAGE = 20;
 
@@ -44,7 +45,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   if (form.get("intent") !== "create") return { ok: false, error: "Unknown action" };
   const parsed = stylesEndpoints.stylesCreate.body.safeParse({
     name: form.get("name"),

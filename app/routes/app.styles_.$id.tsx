@@ -16,6 +16,7 @@ import { addStyleProducts, deleteStyle, enqueueCategorisation, getStyle, removeS
 import { BarChart } from "~/components/BarChart";
 import { CatalogueProductPicker } from "~/components/CatalogueProductPicker";
 import { ActionBannerSection, CategorisationBadge, ConfirmModal, CuratedProductRow, SectionCard, TargetGenderSelect, useIntentFetcher } from "~/components/admin";
+import { formOf } from "~/lib/body-limit.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
@@ -32,7 +33,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
   const id = params.id!;
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = form.get("intent");
   return answerRefusals<ActionResult>(async () => {
     switch (intent) {

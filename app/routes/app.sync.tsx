@@ -15,6 +15,7 @@ import { toApiError } from "~/api/router.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { listCatalogSyncStores, startCatalogSync, type CatalogSyncJobView } from "~/services/catalog-sync.server";
 import { BarChart } from "~/components/BarChart";
+import { formOf } from "~/lib/body-limit.server";
 
 const POLL_MS = 1000;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -57,7 +58,7 @@ type ActionResult = { ok: true; message: string; jobIds: string[] } | { ok: fals
 export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
   await requireAdmin(request, "catalog.sync");
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   const intent = form.get("intent");
   try {
     if (intent === "sync") {

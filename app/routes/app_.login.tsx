@@ -17,6 +17,7 @@ import { identityDeps } from "~/services/identity-deps.server";
 import { login } from "~/services/users.server";
 import { TOKEN_TTL_DAYS } from "~/services/tokens.server";
 import { isStaff } from "~/services/staff.server";
+import { formOf } from "~/lib/body-limit.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -30,7 +31,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, context }: ActionFunctionArgs) => {
   const ctx = getAppContext();
-  const form = await request.formData();
+  const form = await formOf(request);
   const parsed = usersEndpoints.login.body.safeParse({ email: form.get("email"), password: form.get("password") });
   if (!parsed.success) return { error: "Enter your email and password" };
   // The address Express resolved (server.ts, TRUST_PROXY): a client-sent X-Forwarded-For is not believed.

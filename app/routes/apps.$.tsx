@@ -15,6 +15,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { signedAppProxySearchParams } from "~/services/app-proxy-signing.server";
+import { MAX_REQUEST_BODY_BYTES, readArrayBuffer, refusingLargeBodies } from "~/lib/body-limit.server";
 import { action as proxyAction, loader as proxyLoader } from "./proxy.$";
 
 const LOCAL_PROXY_SHOP = "local.myshopify.com";
@@ -79,7 +80,8 @@ async function forward(args: LoaderFunctionArgs | ActionFunctionArgs, kind: "loa
   const forwarded = new Request(new URL(`/proxy${rest}?${signed.toString()}`, url.origin), {
     method: request.method,
     headers,
-    body: hasBody ? await request.arrayBuffer() : undefined,
+    // Within the ceiling here; the proxy route applies the endpoint's own limit.
+    body: hasBody ? await refusingLargeBodies(() => readArrayBuffer(request, MAX_REQUEST_BODY_BYTES)) : undefined,
     signal: request.signal,
   });
 

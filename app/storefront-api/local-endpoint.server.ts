@@ -39,6 +39,8 @@ import {
 import type { Db } from "~/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { unstorableGraphQLInput } from "~/lib/unstorable-graphql";
+import { readText } from "~/lib/body-limit.server";
+import { DomainError } from "~/lib/domain-errors";
 import { getStorefrontSchema } from "./schema.server";
 import { STOREFRONT_MAX_PAGE_SIZE, type ProductSortKey } from "./documents";
 import { parseSearchQuery, plainWords, type SearchQuery, type SearchTerm } from "./search-query";
@@ -83,8 +85,14 @@ interface GraphQLRequestBody {
 async function readBody(request: Request): Promise<GraphQLRequestBody | Response> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_BODY_BYTES) return json(errorBody(`The request body is larger than ${MAX_BODY_BYTES} bytes`, "PAYLOAD_TOO_LARGE"), 413);
-  const text = await request.text();
-  if (new TextEncoder().encode(text).length > MAX_BODY_BYTES) return json(errorBody(`The request body is larger than ${MAX_BODY_BYTES} bytes`, "PAYLOAD_TOO_LARGE"), 413);
+  let text: string;
+  try {
+    // Counted while it streams in: reading stops at the limit instead of after the whole body.
+    text = await readText(request, MAX_BODY_BYTES);
+  } catch (e) {
+    if (e instanceof DomainError && e.kind === "too_large") return json(errorBody(`The request body is larger than ${MAX_BODY_BYTES} bytes`, "PAYLOAD_TOO_LARGE"), 413);
+    throw e;
+  }
   const contentType = request.headers.get("content-type") ?? "";
   if (contentType.includes("application/graphql")) return { query: text };
   let body: unknown;

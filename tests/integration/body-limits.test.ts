@@ -8,7 +8,9 @@ import { handleApiRequest } from "../../app/api/index.server";
 import { bodyLimitOf } from "../../app/api/router.server";
 import { endpoints } from "../../app/contract";
 import { MAX_JSON_BODY_BYTES, MAX_REQUEST_BODY_BYTES } from "../../app/lib/body-limit.server";
-import { createTestApp, type TestApp } from "../helpers/app";
+import { setAppContext } from "../../app/context.server";
+import { setPrisma } from "../../app/db.server";
+import { createTestApp, TEST_API_KEY, type TestApp } from "../helpers/app";
 
 const CHUNK = 64 * 1024;
 const MB = 1024 * 1024;
@@ -34,6 +36,8 @@ function generatedBody(total: number) {
 let app: TestApp;
 beforeAll(async () => {
   app = await createTestApp();
+  setAppContext(app.ctx);
+  setPrisma(app.database.db);
 });
 afterAll(() => app?.close());
 
@@ -86,9 +90,9 @@ describe("streamed request bodies", () => {
   });
 
   it("every endpoint's limit is within the ceiling, and uploads have room for their files", () => {
-    for (const [name, def] of Object.entries(endpoints)) {
+    for (const [name, def] of Object.entries(endpoints) as [string, { maxBodyBytes?: number; multipart?: object }][]) {
       expect(bodyLimitOf(def), name).toBeLessThanOrEqual(MAX_REQUEST_BODY_BYTES);
-      if ("multipart" in def && def.multipart) expect(bodyLimitOf(def), name).toBeGreaterThan(10 * MB);
+      if (def.multipart) expect(bodyLimitOf(def), name).toBeGreaterThan(10 * MB);
     }
   });
 
@@ -101,5 +105,68 @@ describe("streamed request bodies", () => {
     form.set("title", "Look");
     const res = await app.api("POST", "/internal-media", { token: admin.token, body: form });
     expect(res.status).toBe(201);
+  });
+});
+
+describe("bodies read outside the API router", () => {
+  type RouteFn = (args: { request: Request; params: Record<string, string>; context: object }) => Promise<unknown> | unknown;
+  const route = async (module: string): Promise<RouteFn> => ((await import(/* @vite-ignore */ module)) as { action: RouteFn }).action;
+
+  /** Runs an action with a generated body; a thrown Response (Remix convention) is returned. */
+  async function post(action: RouteFn, path: string, total: number, headers: Record<string, string>) {
+    const { stream, stats } = generatedBody(total);
+    const request = new Request(`http://localhost${path}`, { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
+    let out: unknown;
+    try {
+      out = await action({ request, params: {}, context: { clientIp: "192.0.2.9" } });
+    } catch (thrown) {
+      if (!(thrown instanceof Response)) throw thrown;
+      out = thrown;
+    }
+    expect(out).toBeInstanceOf(Response);
+    return { res: out as Response, stats };
+  }
+
+  it("the local admin login (anonymous) answers 413 with the API's JSON error, reading at most its 1 MB limit", async () => {
+    const { res, stats } = await post(await route("../../app/routes/app_.login"), "/app/login", 200 * MB, { "content-type": "application/x-www-form-urlencoded" });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toMatchObject({ code: "payload_too_large", message: "The request body is too large (at most 1 MB)" });
+    expect(stats.pulled).toBeLessThanOrEqual(MB / CHUNK + 1);
+  });
+
+  it("an admin page's form and the media upload route stop at their limits", async () => {
+    const admin = await app.createUser({ role: "ADMIN", permissions: ["media.manage", "catalog.edit"] });
+    const auth = { authorization: `Bearer ${admin.token}` };
+    const stores = await post(await route("../../app/routes/app.stores"), "/app/stores", 200 * MB, { ...auth, "content-type": "application/x-www-form-urlencoded" });
+    expect(stores.res.status).toBe(413);
+    // The page guard's text check reads a copy first (request.clone()): its tee pulls one chunk ahead.
+    expect(stores.stats.pulled).toBeLessThanOrEqual(MB / CHUNK + 2);
+    const upload = await post(await route("../../app/routes/app.media_.upload"), "/app/media/upload", 200 * MB, { ...auth, "content-type": "multipart/form-data; boundary=----b" });
+    expect(upload.res.status).toBe(413);
+    expect(await upload.res.json()).toEqual({ ok: false, error: "The request body is too large (at most 11 MB)" });
+    expect(upload.stats.pulled).toBeLessThanOrEqual((11 * MB) / CHUNK + 1);
+  });
+
+  it("Shopify webhooks, fal webhooks and the GraphQL endpoints stop reading at their limits", async () => {
+    const webhook = await post(await route("../../app/routes/webhooks.products"), "/webhooks/products", 200 * MB, {
+      "content-type": "application/json",
+      "x-shopify-hmac-sha256": "AAAA",
+      "x-shopify-topic": "products/update",
+      "x-shopify-shop-domain": "x.myshopify.com",
+      "x-shopify-api-version": "2026-10",
+      "x-shopify-webhook-id": "w-1",
+    });
+    expect(webhook.res.status).toBe(413);
+    expect(webhook.stats.pulled).toBeLessThanOrEqual(MAX_JSON_BODY_BYTES / CHUNK + 1);
+
+    const fal = await post(await route("../../app/routes/api.fal.webhook"), "/api/fal/webhook?request=r&token=t", 200 * MB, { "content-type": "application/json" });
+    expect(fal.res.status).toBe(413);
+    expect(fal.stats.pulled).toBeLessThanOrEqual(MAX_JSON_BODY_BYTES / CHUNK + 1);
+
+    for (const module of ["../../app/routes/api.graphql", "../../app/routes/api.storefront.graphql"]) {
+      const gql = await post(await route(module), "/api/graphql", 200 * MB, { "content-type": "application/json", "x-api-key": TEST_API_KEY });
+      expect(gql.res.status, module).toBe(413);
+      expect(gql.stats.pulled, module).toBeLessThanOrEqual(MAX_JSON_BODY_BYTES / CHUNK + 1);
+    }
   });
 });

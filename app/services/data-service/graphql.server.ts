@@ -47,6 +47,8 @@ import { Messages } from "~/contract/messages";
 import { ImageUrl } from "~/contract/vision";
 import { isMissingId, toProductGid } from "~/lib/gid";
 import { unstorableGraphQLInput } from "~/lib/unstorable-graphql";
+import { readText } from "~/lib/body-limit.server";
+import { DomainError } from "~/lib/domain-errors";
 import { DATA_SERVICE_MAX_PAGE_SIZE, DATA_SERVICE_SDL } from "./schema";
 import * as records from "./records.server";
 
@@ -454,8 +456,14 @@ async function readBody(request: Request): Promise<GraphQLRequestBody | Response
   if (Number(request.headers.get("content-length") ?? 0) > DATA_SERVICE_LIMITS.maxBodyBytes) return tooLarge();
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   if (type && !type.includes("application/json") && !type.includes("+json")) return requestError("Send the request as application/json: { query, variables, operationName }", "UNSUPPORTED_MEDIA_TYPE", 415);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > DATA_SERVICE_LIMITS.maxBodyBytes) return tooLarge();
+  let text: string;
+  try {
+    // Counted while it streams in: reading stops at the limit instead of after the whole body.
+    text = await readText(request, DATA_SERVICE_LIMITS.maxBodyBytes);
+  } catch (e) {
+    if (e instanceof DomainError && e.kind === "too_large") return tooLarge();
+    throw e;
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -96,6 +96,9 @@ export function cspDirectives(config: SecurityConfig, secure: boolean) {
   };
 }
 
+/** Headers of ours a route may set differently (the first value is ours, the rest the route's). */
+const ROUTE_OVERRIDABLE = ["content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy", "cross-origin-resource-policy", "cross-origin-opener-policy"];
+
 /** Headers another middleware set: runs `fn` just before the status line and headers go out. */
 function beforeHeadersSent(res: ServerResponse, fn: () => void): void {
   const writeHead = res.writeHead;
@@ -141,11 +144,14 @@ export function securityHeaders(config: SecurityConfig): RequestHandler {
       if (isRemixRequest(url.pathname, url.searchParams)) {
         const personal = presentsCredentials((name) => req.get(name));
         beforeHeadersSent(res, () => {
-          // A response that brings its own policy keeps it alone: Shopify's App Bridge pages (the
+          // A header a route sets itself is appended to ours (@remix-run/express): the route's wins.
+          // So a response that brings its own policy keeps it alone: Shopify's App Bridge pages (the
           // session-token bounce, the exit-iframe redirect) carry an inline script our nonce cannot
           // cover, with Shopify's frame-ancestors. (Remix documents drop Shopify's: entry.server.tsx.)
-          const policies = res.getHeader("content-security-policy");
-          if (Array.isArray(policies) && policies.length > 1) res.setHeader("content-security-policy", policies.slice(1));
+          for (const name of ROUTE_OVERRIDABLE) {
+            const values = res.getHeader(name);
+            if (Array.isArray(values) && values.length > 1) res.setHeader(name, values.slice(1));
+          }
           const cacheControl = String(res.getHeader("cache-control") ?? "");
           if (res.getHeader("set-cookie") !== undefined || (personal && !/^\s*public\b/i.test(cacheControl))) res.setHeader("Cache-Control", "no-store");
         });

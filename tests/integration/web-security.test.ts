@@ -42,7 +42,7 @@ const ownPolicy: TestRoute = {
   id: "routes/auth.own-policy",
   path: "auth/own-policy",
   module: {
-    loader: () => new Response("<script>window.open('/app', '_top')</script>", { headers: { "content-type": "text/html", "content-security-policy": "frame-ancestors https://test-shop.myshopify.com https://admin.shopify.com;" } }),
+    loader: () => new Response("<script>window.open('/app', '_top')</script>", { headers: { "content-type": "text/html", "x-content-type-options": "nosniff", "content-security-policy": "frame-ancestors https://test-shop.myshopify.com https://admin.shopify.com;" } }),
   },
 };
 
@@ -297,9 +297,11 @@ describe("security headers", () => {
     }
   });
 
-  it("a route answering with a policy of its own (Shopify's App Bridge pages) keeps that one alone", async () => {
+  it("a route answering with a policy of its own (Shopify's App Bridge pages) keeps that one alone, and a header it repeats is sent once", async () => {
     const res = await fetch(`${server.baseUrl}/auth/own-policy`);
     expect(res.headers.get("content-security-policy")).toBe("frame-ancestors https://test-shop.myshopify.com https://admin.shopify.com;");
+    // A header the route repeats is sent once.
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it("uploaded files may be shown on the store's domain (theme blocks); everything else is same-origin only", async () => {

@@ -49,10 +49,3 @@ export async function deliverQueuedEmail(ctx: Pick<AppContext, "db" | "email" | 
 }
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
-export function staffInvitationEmail(input: { email: string; firstName: string; role: "ADMIN" | "VENDOR"; appUrl: string }): OutgoingEmail {
-  const what = input.role === "VENDOR" ? "your vendor pages" : "the admin";
-  const text = `Hello ${input.firstName},\n\nYou now have access to ${what} of Fashion Discovery.\nOpen the app from your Shopify admin (Apps → Fashion Discovery) with this email address: ${input.email}.\nApp address: ${input.appUrl}/app\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif;color:#303030"><p>Hello ${escapeHtml(input.firstName)},</p><p>You now have access to ${what} of <strong>Fashion Discovery</strong>.</p><p>Open the app from your Shopify admin (Apps → Fashion Discovery) with this email address: <strong>${escapeHtml(input.email)}</strong>.</p><p><a href="${escapeHtml(input.appUrl)}/app">${escapeHtml(input.appUrl)}/app</a></p></body></html>`;
-  return { to: input.email, subject: "You have access to Fashion Discovery", html, text, kind: "staff_invitation" };
-}

@@ -21,7 +21,7 @@ import { Messages } from "~/contract/messages";
 import { usersEndpoints } from "~/contract/users";
 import { DEFAULT_ADMIN_PERMISSIONS, type Permission } from "~/contract/permissions";
 import { conflictError, invalid, notAllowed, notAuthenticated, notFoundError, rateLimited, unprocessableError } from "~/lib/domain-errors";
-import type { OutgoingEmail } from "./email.server";
+import { escapeHtml, type OutgoingEmail } from "./email.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertAcceptablePassword } from "./password-policy.server";
 import { TOO_MANY_SIGN_INS, type IdentityDeps } from "./users.server";
@@ -76,7 +76,6 @@ export type InvitationDto = ReturnType<typeof toInvitationDto>;
 const newToken = () => crypto.randomBytes(32).toString("base64url");
 export const acceptUrl = (appUrl: string | undefined, token: string) => `${appUrl ?? ""}/app/invitations/accept?token=${encodeURIComponent(token)}`;
 const displayName = (u: Pick<User, "first_name" | "last_name" | "email">) => [u.first_name, u.last_name].filter(Boolean).join(" ") || u.email || "An admin";
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 export function roleLabel(role: Role, vendorName?: string | null) {
   if (role === "VENDOR") return vendorName ? `vendor user of ${vendorName}` : "vendor user";

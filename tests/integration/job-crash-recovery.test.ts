@@ -340,3 +340,55 @@ describe("every job recovers after its worker died", () => {
     });
   }
 });
+
+describe("rows that show work running follow the job", () => {
+  const submit = (storeId: string, item: string) => app.api("POST", "/shopify/admin/products", { token: admin.token, body: { taobao_product_id: item, store_id: storeId } });
+  const ITEM = "720394008919";
+
+  it("an import whose worker died on its last attempt ends failed as interrupted, and the item can be imported again", async () => {
+    const { menswear } = await seedStores(app);
+    const first = await submit(menswear.id, ITEM);
+    const importJobId = first.body.jobs[0].id as string;
+    const jobId = await jobByDedupe(`taobao.import:${importJobId}`);
+    await db().job.update({ where: { id: jobId }, data: { max_attempts: 1 } });
+    const dead = await claimAsDeadWorker(app, "taobao.import", { expired: false });
+    await db().importJob.update({ where: { id: importJobId }, data: { status: "running", attempts: 1, step: "images" } });
+
+    // While its lease is live, the item is being imported.
+    const meanwhile = await submit(menswear.id, ITEM);
+    expect(meanwhile.body.jobs[0]).toMatchObject({ status: "failed", error_message: "This Taobao item is already being imported by another job" });
+
+    await expireLease(app, dead.id);
+    await startWorker(app.ctx, only("taobao.import"), { autoStart: false }).drain();
+    expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "failed", error: INTERRUPTED_ERROR });
+    expect(await db().importJob.findUniqueOrThrow({ where: { id: importJobId } })).toMatchObject({ status: "failed", error_message: INTERRUPTED_ERROR });
+
+    const again = await submit(menswear.id, ITEM);
+    expect(again.body.jobs[0].status).toBe("queued");
+    await startWorker(app.ctx, only("taobao.import"), { autoStart: false }).drain();
+    expect((await db().importJob.findUniqueOrThrow({ where: { id: again.body.jobs[0].id } })).status).toBe("completed");
+    expect(await db().productCompanion.count({ where: { taobao_id: ITEM } })).toBe(1);
+  });
+
+  it("an import row left running with no live job behind it does not block the item: it is closed as interrupted", async () => {
+    const { menswear } = await seedStores(app);
+    const stuck = await db().importJob.create({ data: { taobao_product_id: "720394001002", store_id: menswear.id, store_name: menswear.name, status: "running", step: "create", attempts: 1 } });
+    await db().$executeRawUnsafe(`UPDATE import_jobs SET updated_at = updated_at - interval '2 hours' WHERE id = $1`, stuck.id);
+    const r = await submit(menswear.id, "720394001002");
+    expect(r.body.jobs[0].status).toBe("queued");
+    expect(await db().importJob.findUniqueOrThrow({ where: { id: stuck.id } })).toMatchObject({ status: "failed", error_message: INTERRUPTED_ERROR });
+  });
+
+  it("a catalogue sync whose worker died on its last attempt does not swallow the next sync of the store", async () => {
+    const { other } = await seedStores(app);
+    const sync = () => app.api("POST", `/catalog-sync/stores/${other.id}/sync`, { token: admin.token });
+    const first = (await sync()).body.jobId as string;
+    for (let i = 0; i < 3; i++) await claimAsDeadWorker(app, "catalog.sync"); // max_attempts 3, each run killed
+    const second = (await sync()).body.jobId as string;
+    expect(second).not.toBe(first);
+    await startWorker(app.ctx, only("catalog.sync"), { autoStart: false }).drain();
+    expect((await db().job.findUniqueOrThrow({ where: { id: first } })).status).toBe("failed");
+    expect((await db().job.findUniqueOrThrow({ where: { id: second } })).status).toBe("completed");
+    expect((await app.api("GET", `/catalog-sync/jobs/${second}`, { token: admin.token })).body.status).toBe("completed");
+  });
+});

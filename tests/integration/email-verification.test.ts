@@ -146,6 +146,10 @@ describe("the attack: a lead with someone else's email", () => {
     expect(detail.body.shipping_address).toMatchObject({ name: "Vera Victim", address1: "12 Private Lane", city: "Lyon" });
     expect(await app.database.db.productPurchaseEvent.count({ where: { order_id: orderId, user_id: account.id } })).toBe(1);
     expect(await myOrders(attacker.token)).toEqual([]);
+    // Now a buyer of the coat: the owner's review carries the verified buyer badge.
+    const review = await app.api("POST", "/product-reviews", { token: account.token, body: { product_id: pgid(6601), rating: 5, title: "Warm", body: "Exactly as pictured" } });
+    expect(review.status).toBe(201);
+    expect(review.body.verified_buyer).toBe(true);
 
     // Later orders with the proven address are linked as they arrive.
     const next = await orderWebhook({ n: 700003, email: owner });

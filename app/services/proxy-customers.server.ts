@@ -8,9 +8,8 @@ import type { Db } from "~/db.server";
 export async function userForShopifyCustomer(db: Db, customerId: string): Promise<User> {
   const existing = await db.user.findUnique({ where: { shopify_customer_id: customerId } });
   if (existing) return existing;
-  return db.user.upsert({
-    where: { shopify_customer_id: customerId },
-    create: { shopify_customer_id: customerId, auth_provider: "shopify" },
-    update: {},
-  });
+  // INSERT … ON CONFLICT DO NOTHING, then read: a customer's first requests often arrive together
+  // (the theme's blocks), and Prisma's upsert would race them to a unique-constraint error.
+  await db.user.createMany({ data: [{ shopify_customer_id: customerId, auth_provider: "shopify" }], skipDuplicates: true });
+  return db.user.findUniqueOrThrow({ where: { shopify_customer_id: customerId } });
 }

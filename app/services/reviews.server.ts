@@ -410,11 +410,8 @@ export async function dismissReviewable(db: Db, user: Pick<User, "id">, input: {
   if (!order) throw notFound("Order not found");
   const item = await db.orderItem.findFirst({ where: { order_id: order.id, product_id: productId }, select: { id: true } });
   if (!item) throw notFound(`This product is not in order ${order.name}`);
-  await db.reviewDismissal.upsert({
-    where: { user_id_order_id_product_id: { user_id: user.id, order_id: order.id, product_id: productId } },
-    create: { user_id: user.id, order_id: order.id, product_id: productId },
-    update: {},
-  });
+  // INSERT … ON CONFLICT DO NOTHING: Prisma's upsert reads then writes, so parallel dismissals raced to a 409.
+  await db.reviewDismissal.createMany({ data: [{ user_id: user.id, order_id: order.id, product_id: productId }], skipDuplicates: true });
   return { ok: true as const };
 }
 

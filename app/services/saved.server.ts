@@ -11,7 +11,9 @@ import type { Db } from "~/db.server";
 import type { ProductCard } from "~/contract/products";
 import type { StylePreferences } from "~/contract/saved";
 import { Messages } from "~/contract/messages";
-import { ApiError, badRequest, notFound } from "~/api/errors.server";
+import { ApiError } from "~/api/errors.server";
+import { DomainError, invalid, notFoundError } from "~/lib/domain-errors";
+import { serialisedPerItem } from "~/db/item-lock.server";
 import { formatInterests, genderOfInterests, isGenderWord, parseInterests, withGender, type InterestGender } from "~/lib/interests";
 import { cardSelect, toProductCard } from "./catalog.server";
 import { toStore } from "./stores.server";
@@ -39,7 +41,7 @@ export function decodeKeyset(cursor: string | undefined): { at: Date; id: string
   } catch {
     /* fall through */
   }
-  throw badRequest("cursor is invalid");
+  throw invalid("cursor is invalid");
 }
 
 /** Whether a product row is shown to shoppers (the rule of ./visibility.ts, on a loaded row). */
@@ -56,14 +58,12 @@ export async function failWith<T>(message: string, step: () => Promise<T>): Prom
   try {
     return await step();
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    if (e instanceof ApiError || e instanceof DomainError) throw e;
     const err = new ApiError(500, message);
     (err as Error & { cause?: unknown }).cause = e;
     throw err;
   }
 }
-
-const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
 
 const productCardWithVisibility = { ...cardSelect, status: true, publishedAt: true } satisfies Prisma.ProductSelect;
 
@@ -99,23 +99,23 @@ export async function listSavedProducts(db: Db, userId: string, q: { cursor?: st
  * works for any product the caller saved, so one that was taken down can still be removed.
  */
 export async function toggleSavedProduct(db: Db, userId: string, productId: string, desired?: boolean): Promise<{ product_id: string; saved: boolean }> {
-  const key = { user_id_product_id: { user_id: userId, product_id: productId } };
-  const existing = await db.savedProduct.findUnique({ where: key, select: { id: true } });
-  const want = desired ?? !existing;
-  if (!want) {
-    if (existing) await db.savedProduct.deleteMany({ where: { user_id: userId, product_id: productId } });
-    return { product_id: productId, saved: false };
-  }
-  if (existing) return { product_id: productId, saved: true };
-  const product = await db.product.findFirst({ where: { id: productId, ...visibleProductWhere() }, select: { id: true } });
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
-  try {
-    await db.savedProduct.create({ data: { user_id: userId, product_id: productId } });
-  } catch (e) {
-    // A concurrent request saved it first: the state asked for is reached.
-    if (!isUniqueViolation(e)) throw e;
-  }
-  return { product_id: productId, saved: true };
+  // Read and write under a lock on (user, product): parallel toggles alternate rather than all
+  // reading "not saved" and all answering "saved".
+  return serialisedPerItem(db, `saved-product:${userId}:${productId}`, async (tx) => {
+    const where = { user_id: userId, product_id: productId };
+    const existing = await tx.savedProduct.findFirst({ where, select: { id: true } });
+    const want = desired ?? !existing;
+    if (!want) {
+      if (existing) await tx.savedProduct.deleteMany({ where });
+      return { product_id: productId, saved: false };
+    }
+    if (existing) return { product_id: productId, saved: true };
+    const product = await tx.product.findFirst({ where: { id: productId, ...visibleProductWhere() }, select: { id: true } });
+    if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
+    // skipDuplicates: a row written outside this lock (none today) still leaves the state asked for.
+    await tx.savedProduct.createMany({ data: [where], skipDuplicates: true });
+    return { product_id: productId, saved: true };
+  });
 }
 
 export async function checkSavedProducts(db: Db, userId: string, productIds: string[]): Promise<{ saved: string[] }> {
@@ -163,26 +163,22 @@ export async function toggleFavoriteStore(
   storeId: string,
   desired?: boolean
 ): Promise<{ store_id: string; following: boolean; followerCount: number }> {
-  const existing = await failWith(Messages.FAILED_TO_FETCH_FAVORITE_STORE, () =>
-    db.userFavoriteStore.findUnique({ where: { user_id_store_id: { user_id: userId, store_id: storeId } }, select: { id: true } })
-  );
-  const want = desired ?? !existing;
-  if (!want && existing) {
-    await failWith(Messages.FAILED_TO_DELETE_FAVORITE_STORE, () => db.userFavoriteStore.deleteMany({ where: { user_id: userId, store_id: storeId } }));
-  }
-  if (want && !existing) {
-    const store = await failWith(Messages.FAILED_TO_CREATE_FAVORITE_STORE, () => db.store.findUnique({ where: { id: storeId }, select: { id: true } }));
-    if (!store) throw notFound(STORE_NOT_FOUND);
-    await failWith(Messages.FAILED_TO_CREATE_FAVORITE_STORE, async () => {
-      try {
-        await db.userFavoriteStore.create({ data: { user_id: userId, store_id: storeId } });
-      } catch (e) {
-        if (!isUniqueViolation(e)) throw e;
-      }
-    });
-  }
-  const followerCount = await failWith(Messages.FAILED_TO_FETCH_FAVORITE_STORE, () => db.userFavoriteStore.count({ where: { store_id: storeId } }));
-  return { store_id: storeId, following: want, followerCount };
+  // Serialised per (user, store), like saved products: parallel toggles alternate.
+  return serialisedPerItem(db, `favorite-store:${userId}:${storeId}`, async (tx) => {
+    const where = { user_id: userId, store_id: storeId };
+    const existing = await failWith(Messages.FAILED_TO_FETCH_FAVORITE_STORE, () => tx.userFavoriteStore.findFirst({ where, select: { id: true } }));
+    const want = desired ?? !existing;
+    if (!want && existing) {
+      await failWith(Messages.FAILED_TO_DELETE_FAVORITE_STORE, () => tx.userFavoriteStore.deleteMany({ where }));
+    }
+    if (want && !existing) {
+      const store = await failWith(Messages.FAILED_TO_CREATE_FAVORITE_STORE, () => tx.store.findUnique({ where: { id: storeId }, select: { id: true } }));
+      if (!store) throw notFoundError(STORE_NOT_FOUND);
+      await failWith(Messages.FAILED_TO_CREATE_FAVORITE_STORE, () => tx.userFavoriteStore.createMany({ data: [where], skipDuplicates: true }));
+    }
+    const followerCount = await failWith(Messages.FAILED_TO_FETCH_FAVORITE_STORE, () => tx.userFavoriteStore.count({ where: { store_id: storeId } }));
+    return { store_id: storeId, following: want, followerCount };
+  });
 }
 
 /** Which of these stores the caller follows. Failures answer "Failed to fetch user favorite store" (SPEC §8). */
@@ -236,7 +232,7 @@ function preferencesOf(metadata: Prisma.JsonValue, suggestions: string[]): Style
 
 export async function getStylePreferences(db: Db, userId: string): Promise<StylePreferences> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { metadata: true } });
-  if (!user) throw notFound("User not found");
+  if (!user) throw notFoundError("User not found");
   return preferencesOf(user.metadata, await interestSuggestions(db));
 }
 
@@ -250,7 +246,7 @@ export async function updateStylePreferences(
   input: { interests?: string[]; gender?: InterestGender; stylePreferences?: string[] }
 ): Promise<StylePreferences> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { metadata: true } });
-  if (!user) throw notFound("User not found");
+  if (!user) throw notFoundError("User not found");
   const current = metadataOf(user.metadata);
   let list = input.interests ?? parseInterests(typeof current.interests === "string" ? current.interests : "");
   if (input.gender) list = withGender(list, input.gender);

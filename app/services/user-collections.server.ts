@@ -9,7 +9,8 @@
 import type { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 import { USER_COLLECTIONS_MAX, USER_COLLECTION_PREVIEW_IMAGES, USER_COLLECTION_PRODUCTS_MAX, type UserCollection } from "~/contract/user-collections";
-import { ApiError, notFound, unprocessable } from "~/api/errors.server";
+import { DomainError, notFoundError, unprocessableError } from "~/lib/domain-errors";
+import { lockItem, serialisedPerItem } from "~/db/item-lock.server";
 import { cardSelect, decodeCursor, encodeCursor, toProductCard } from "./catalog.server";
 import { visibleProductWhere } from "./visibility";
 import { decodeKeyset, encodeKeyset, isVisibleRow } from "./saved.server";
@@ -49,13 +50,13 @@ function toUserCollection(c: CollectionRow, containsProduct?: boolean): UserColl
 /** The caller's collection, or 404 (also for someone else's). */
 async function ownCollection(db: Db, userId: string, id: string): Promise<CollectionRow> {
   const c = await db.userCollection.findFirst({ where: { id, user_id: userId }, include: collectionInclude(new Date()) });
-  if (!c) throw notFound(COLLECTION_NOT_FOUND);
+  if (!c) throw notFoundError(COLLECTION_NOT_FOUND);
   return c;
 }
 
 async function assertOwned(db: Db, userId: string, id: string): Promise<void> {
   const c = await db.userCollection.findFirst({ where: { id, user_id: userId }, select: { id: true } });
-  if (!c) throw notFound(COLLECTION_NOT_FOUND);
+  if (!c) throw notFoundError(COLLECTION_NOT_FOUND);
 }
 
 /** Product ids that shoppers may see, in the order asked; unknown or hidden ones → 404 listing them. */
@@ -64,7 +65,7 @@ async function visibleProducts(db: Db, ids: string[]): Promise<string[]> {
   const found = new Set((await db.product.findMany({ where: { id: { in: unique }, ...visibleProductWhere() }, select: { id: true } })).map((p) => p.id));
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw new ApiError(404, missing.length === 1 ? `Product not found: ${missing[0]}` : `Products not found: ${missing.join(", ")}`, { missing });
+    throw new DomainError("not_found", missing.length === 1 ? `Product not found: ${missing[0]}` : `Products not found: ${missing.join(", ")}`, { missing });
   }
   return unique;
 }
@@ -106,21 +107,24 @@ export async function createUserCollection(
   userId: string,
   input: { name: string; description?: string | null; product_ids?: string[]; is_ai_generated?: boolean; prompt?: string | null; image_url?: string | null }
 ): Promise<UserCollection> {
-  const count = await db.userCollection.count({ where: { user_id: userId } });
-  if (count >= USER_COLLECTIONS_MAX) throw unprocessable(`You can keep at most ${USER_COLLECTIONS_MAX} collections: delete one to make room`);
   const ids = input.product_ids?.length ? await visibleProducts(db, input.product_ids) : [];
-  if (ids.length > USER_COLLECTION_PRODUCTS_MAX) throw unprocessable(`A collection holds at most ${USER_COLLECTION_PRODUCTS_MAX} products`);
-  const created = await db.userCollection.create({
-    data: {
-      user_id: userId,
-      name: input.name,
-      description: input.description ?? null,
-      image_url: input.image_url ?? null,
-      is_ai_generated: input.is_ai_generated ?? false,
-      prompt: input.prompt ?? null,
-      products: { create: ids.map((product_id, position) => ({ product_id, position })) },
-    },
-    include: collectionInclude(new Date()),
+  if (ids.length > USER_COLLECTION_PRODUCTS_MAX) throw unprocessableError(`A collection holds at most ${USER_COLLECTION_PRODUCTS_MAX} products`);
+  // Count and create under a lock per user: parallel creations cannot pass the cap together.
+  const created = await serialisedPerItem(db, `user-collections:${userId}`, async (tx) => {
+    const count = await tx.userCollection.count({ where: { user_id: userId } });
+    if (count >= USER_COLLECTIONS_MAX) throw unprocessableError(`You can keep at most ${USER_COLLECTIONS_MAX} collections: delete one to make room`);
+    return tx.userCollection.create({
+      data: {
+        user_id: userId,
+        name: input.name,
+        description: input.description ?? null,
+        image_url: input.image_url ?? null,
+        is_ai_generated: input.is_ai_generated ?? false,
+        prompt: input.prompt ?? null,
+        products: { create: ids.map((product_id, position) => ({ product_id, position })) },
+      },
+      include: collectionInclude(new Date()),
+    });
   });
   return toUserCollection(created);
 }
@@ -137,7 +141,7 @@ export async function updateUserCollection(db: Db, userId: string, id: string, i
 export async function deleteUserCollection(db: Db, userId: string, id: string): Promise<{ id: string; deleted: true }> {
   // One statement that checks ownership: another shopper's id deletes nothing and answers 404.
   const { count } = await db.userCollection.deleteMany({ where: { id, user_id: userId } });
-  if (count === 0) throw notFound(COLLECTION_NOT_FOUND);
+  if (count === 0) throw notFoundError(COLLECTION_NOT_FOUND);
   return { id, deleted: true };
 }
 
@@ -165,6 +169,9 @@ export async function addUserCollectionProducts(db: Db, userId: string, id: stri
   await assertOwned(db, userId, id);
   const ids = await visibleProducts(db, productIds);
   const added = await db.$transaction(async (tx) => {
+    // One change of a collection at a time: parallel adds would all pass the cap check and take
+    // the same positions.
+    await lockItem(tx, `user-collection:${id}`);
     const present = new Set(
       (await tx.userCollectionProduct.findMany({ where: { user_collection_id: id, product_id: { in: ids } }, select: { product_id: true } })).map(
         (r) => r.product_id
@@ -174,7 +181,7 @@ export async function addUserCollectionProducts(db: Db, userId: string, id: stri
     if (fresh.length === 0) return [];
     const total = await tx.userCollectionProduct.count({ where: { user_collection_id: id } });
     if (total + fresh.length > USER_COLLECTION_PRODUCTS_MAX) {
-      throw unprocessable(`A collection holds at most ${USER_COLLECTION_PRODUCTS_MAX} products (this one has ${total})`);
+      throw unprocessableError(`A collection holds at most ${USER_COLLECTION_PRODUCTS_MAX} products (this one has ${total})`);
     }
     const max = await tx.userCollectionProduct.aggregate({ where: { user_collection_id: id }, _max: { position: true } });
     const start = (max._max.position ?? -1) + 1;
@@ -193,6 +200,7 @@ export async function removeUserCollectionProducts(db: Db, userId: string, id: s
   await assertOwned(db, userId, id);
   const ids = [...new Set(productIds)];
   const removed = await db.$transaction(async (tx) => {
+    await lockItem(tx, `user-collection:${id}`);
     const present = (await tx.userCollectionProduct.findMany({ where: { user_collection_id: id, product_id: { in: ids } }, select: { product_id: true } })).map(
       (r) => r.product_id
     );

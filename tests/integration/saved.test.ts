@@ -264,15 +264,16 @@ describe("followed stores", () => {
     const u = await app.createUser();
     await post("/users/favorite-stores/toggle", u.token, { store_id: stores.s5 });
     const db = app.database.db;
-    /** The app's database with some userFavoriteStore methods failing. */
-    const broken = (methods: string[]) => {
-      const model = db.userFavoriteStore as unknown as Record<string, unknown>;
+    /** The app's database (and its transactions: the toggle runs in one) with some userFavoriteStore methods failing. */
+    const broken = <C extends object>(client: C, methods: string[]): C => {
+      const model = (client as unknown as { userFavoriteStore: object }).userFavoriteStore;
       const fake = new Proxy(model, {
         get: (t, k) => (typeof k === "string" && methods.includes(k) ? () => Promise.reject(new Error("connection lost")) : Reflect.get(t, k)),
       });
-      return new Proxy(db, {
+      return new Proxy(client, {
         get: (t, k) => {
           if (k === "userFavoriteStore") return fake;
+          if (k === "$transaction") return (work: (tx: object) => Promise<unknown>, opts?: unknown) => db.$transaction((tx) => work(broken(tx, methods)), opts as never);
           const v = Reflect.get(t, k, t);
           return typeof v === "function" ? v.bind(t) : v;
         },
@@ -286,7 +287,7 @@ describe("followed stores", () => {
           headers: { authorization: `Bearer ${u.token}`, ...(body ? { "content-type": "application/json" } : {}) },
           body: body ? JSON.stringify(body) : undefined,
         }),
-        { ...app.ctx, db: broken(methods) as typeof db },
+        { ...app.ctx, db: broken(db, methods) },
         { clientIp: "127.0.0.1" }
       );
       return { status: res.status, body: await res.json() };
@@ -295,9 +296,9 @@ describe("followed stores", () => {
     expect(list).toMatchObject({ status: 500, body: { error: { message: Messages.FAILED_TO_FETCH_FAVORITE_STORES } } });
     const check = await call(["findMany"], "GET", `/users/favorite-stores/check?ids=${stores.s5}`);
     expect(check.body.error.message).toBe(Messages.FAILED_TO_FETCH_FAVORITE_STORE);
-    const one = await call(["findUnique"], "POST", "/users/favorite-stores/toggle", { store_id: stores.s6 });
+    const one = await call(["findFirst"], "POST", "/users/favorite-stores/toggle", { store_id: stores.s6 });
     expect(one.body.error.message).toBe(Messages.FAILED_TO_FETCH_FAVORITE_STORE);
-    const create = await call(["create"], "POST", "/users/favorite-stores/toggle", { store_id: stores.s6 });
+    const create = await call(["createMany"], "POST", "/users/favorite-stores/toggle", { store_id: stores.s6 });
     expect(create).toMatchObject({ status: 500, body: { error: { message: Messages.FAILED_TO_CREATE_FAVORITE_STORE } } });
     const del = await call(["deleteMany"], "POST", "/users/favorite-stores/toggle", { store_id: stores.s5 });
     expect(del).toMatchObject({ status: 500, body: { error: { message: Messages.FAILED_TO_DELETE_FAVORITE_STORE } } });

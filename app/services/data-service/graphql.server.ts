@@ -42,13 +42,14 @@ import { z } from "zod";
 import type { AppContext } from "~/context.server";
 import type { Logger } from "~/lib/logger.server";
 import { ApiError } from "~/api/errors.server";
+import { toApiError } from "~/api/router.server";
+import { DomainError } from "~/lib/domain-errors";
 import { authenticateApiKey, type ApiKeyCaller } from "~/api/auth.server";
 import { Messages } from "~/contract/messages";
 import { ImageUrl } from "~/contract/vision";
 import { isMissingId, toProductGid } from "~/lib/gid";
 import { unstorableGraphQLInput } from "~/lib/unstorable-graphql";
 import { readText } from "~/lib/body-limit.server";
-import { DomainError } from "~/lib/domain-errors";
 import { DATA_SERVICE_MAX_PAGE_SIZE, DATA_SERVICE_SDL } from "./schema";
 import * as records from "./records.server";
 
@@ -83,9 +84,11 @@ const userError = (message: string, code = "BAD_USER_INPUT", extra: Record<strin
 function formatError(e: GraphQLError, log: Logger): GraphQLFormattedError {
   const original = e.originalError;
   if (!original || original instanceof GraphQLError) return e.toJSON();
-  if (original instanceof ApiError) {
-    if (original.status >= 500) log.error({ err: original, cause: (original as Error & { cause?: unknown }).cause, path: e.path }, "data service resolver failed");
-    return { message: original.message, locations: e.locations, path: e.path, extensions: { code: CODES[original.status] ?? "INTERNAL_SERVER_ERROR" } };
+  if (original instanceof ApiError || original instanceof DomainError) {
+    // Services throw domain errors; the API's mapping gives them their status.
+    const err = toApiError(original);
+    if (err.status >= 500) log.error({ err: original, cause: (original as Error & { cause?: unknown }).cause, path: e.path }, "data service resolver failed");
+    return { message: err.message, locations: e.locations, path: e.path, extensions: { code: CODES[err.status] ?? "INTERNAL_SERVER_ERROR" } };
   }
   log.error({ err: original, path: e.path }, "data service resolver failed");
   return { message: Messages.INTERNAL, locations: e.locations, path: e.path, extensions: { code: "INTERNAL_SERVER_ERROR" } };
@@ -319,7 +322,7 @@ async function favoriteStores<T>(ctx: ResolverContext, failure: string, run: () 
   try {
     return await run();
   } catch (e) {
-    if (e instanceof GraphQLError || e instanceof ApiError) throw e;
+    if (e instanceof GraphQLError || e instanceof ApiError || e instanceof DomainError) throw e;
     ctx.log.error({ err: e }, failure);
     throw new GraphQLError(failure, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
   }

@@ -126,11 +126,9 @@ export async function isTryOnSaved(db: Db, user: User, tryonId: string): Promise
 export async function createSavedTryOn(db: Db, user: User, tryonId: string) {
   const tryon = await db.tryOn.findFirst({ where: { id: tryonId, user_id: user.id }, select: { id: true } });
   if (!tryon) throw notFound("Try-on not found");
-  return db.savedTryOn.upsert({
-    where: { user_id_tryon_id: { user_id: user.id, tryon_id: tryonId } },
-    create: { user_id: user.id, tryon_id: tryonId },
-    update: {},
-  });
+  // Not upsert: parallel saves would race to a unique-constraint error.
+  await db.savedTryOn.createMany({ data: [{ user_id: user.id, tryon_id: tryonId }], skipDuplicates: true });
+  return db.savedTryOn.findUniqueOrThrow({ where: { user_id_tryon_id: { user_id: user.id, tryon_id: tryonId } } });
 }
 
 export async function deleteSavedTryOn(db: Db, user: User, tryonId: string) {

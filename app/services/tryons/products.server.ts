@@ -134,7 +134,9 @@ export async function listEligibleProducts(db: Db, q: { limit: number; offset: n
 // ---- admin: companion try-on flag, flat image, mask ---------------------------------------------
 
 async function ensureCompanion(db: Db, productId: string) {
-  return db.productCompanion.upsert({ where: { shopify_product_id: productId }, create: { shopify_product_id: productId }, update: {} });
+  // Not upsert: parallel first calls would race to a unique-constraint error.
+  await db.productCompanion.createMany({ data: [{ shopify_product_id: productId }], skipDuplicates: true });
+  return db.productCompanion.findUniqueOrThrow({ where: { shopify_product_id: productId } });
 }
 
 /** Turns try-on on or off (the companion is created when missing). On needs a garment image (422). */

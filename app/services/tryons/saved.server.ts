@@ -4,13 +4,12 @@
  * optional desired state so a repeated request cannot flip it back. Saving needs one of the
  * caller's own try-ons (404 otherwise, as a missing one); unsaving works for any saved row.
  */
-import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
-import { notFound } from "~/api/errors.server";
+import { notFoundError } from "~/lib/domain-errors";
+import { serialisedPerItem } from "~/db/item-lock.server";
 import { decodeKeyset, encodeKeyset } from "../saved.server";
 import { TRYON_NOT_FOUND, toTryOnView, tryOnInclude } from "./index.server";
 
-const isUniqueViolation = (e: unknown) => e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
 const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
 export async function listSavedTryOns(db: Db, userId: string, q: { cursor?: string; limit: number }) {
@@ -33,21 +32,21 @@ export async function listSavedTryOns(db: Db, userId: string, q: { cursor?: stri
 }
 
 export async function toggleSavedTryOn(db: Db, userId: string, tryonId: string, desired?: boolean): Promise<{ tryon_id: string; saved: boolean }> {
-  const existing = await db.savedTryOn.findUnique({ where: { user_id_tryon_id: { user_id: userId, tryon_id: tryonId } }, select: { id: true } });
-  const want = desired ?? !existing;
-  if (!want) {
-    if (existing) await db.savedTryOn.deleteMany({ where: { user_id: userId, tryon_id: tryonId } });
-    return { tryon_id: tryonId, saved: false };
-  }
-  if (existing) return { tryon_id: tryonId, saved: true };
-  const tryon = isUuid(tryonId) ? await db.tryOn.findFirst({ where: { id: tryonId, user_id: userId }, select: { id: true } }) : null;
-  if (!tryon) throw notFound(TRYON_NOT_FOUND);
-  try {
-    await db.savedTryOn.create({ data: { user_id: userId, tryon_id: tryonId } });
-  } catch (e) {
-    if (!isUniqueViolation(e)) throw e;
-  }
-  return { tryon_id: tryonId, saved: true };
+  // Serialised per (user, try-on): parallel toggles alternate (see ~/db/item-lock.server).
+  return serialisedPerItem(db, `saved-tryon:${userId}:${tryonId}`, async (tx) => {
+    const where = { user_id: userId, tryon_id: tryonId };
+    const existing = await tx.savedTryOn.findFirst({ where, select: { id: true } });
+    const want = desired ?? !existing;
+    if (!want) {
+      if (existing) await tx.savedTryOn.deleteMany({ where });
+      return { tryon_id: tryonId, saved: false };
+    }
+    if (existing) return { tryon_id: tryonId, saved: true };
+    const tryon = isUuid(tryonId) ? await tx.tryOn.findFirst({ where: { id: tryonId, user_id: userId }, select: { id: true } }) : null;
+    if (!tryon) throw notFoundError(TRYON_NOT_FOUND);
+    await tx.savedTryOn.createMany({ data: [where], skipDuplicates: true });
+    return { tryon_id: tryonId, saved: true };
+  });
 }
 
 export async function checkSavedTryOns(db: Db, userId: string, ids: string[]): Promise<{ saved: string[] }> {

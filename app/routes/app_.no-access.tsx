@@ -9,7 +9,10 @@ export default function NoAccess() {
   return (
     <AppProvider i18n={enTranslations}>
       <Page narrowWidth title="No access yet">
-        <Banner tone="warning">Your staff account is not linked to this app. Ask an admin to add your email under Admin users.</Banner>
+        <Banner tone="warning">
+          Your staff account is not linked to this app. Ask an admin to invite your email under Admin users, then accept the invitation with the link in
+          the email: access starts once you accept it.
+        </Banner>
       </Page>
     </AppProvider>
   );

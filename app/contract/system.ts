@@ -16,7 +16,11 @@ export const systemEndpoints = {
       version: z.string(),
       database: Check,
       storage: Check,
-      worker: Check.extend({ lastSeenAt: z.string().nullable() }),
+      worker: Check.extend({
+        lastSeenAt: z.string().nullable(),
+        /** Jobs running now; `expiredLeases`: those whose worker died (a live worker takes them over). */
+        jobs: z.object({ running: z.number().int(), expiredLeases: z.number().int(), leaseMs: z.number().int() }).optional(),
+      }),
     }),
   }),
   openapi: endpoint({

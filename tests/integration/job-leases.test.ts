@@ -116,4 +116,16 @@ describe("job leases", () => {
     expect(b.id).not.toBe(a.id);
     expect((await job(b.id)).status).toBe("queued");
   });
+
+  it("/api/health shows running jobs and those whose lease expired (their worker died)", async () => {
+    await app.ctx.queue.enqueue("test.health", {});
+    await app.ctx.queue.enqueue("test.health", {});
+    const dead = await claimAsDeadWorker(app, "test.health", { expired: false });
+    await claimAsDeadWorker(app, "test.health", { expired: false, worker: "live-elsewhere" });
+    await expireLease(app, dead.id);
+    const res = await app.api("GET", "/health");
+    expect(res.status).toBe(200);
+    expect(res.body.worker.jobs).toEqual({ running: 2, expiredLeases: 1, leaseMs: app.ctx.queue.leaseMs });
+    expect(res.body.worker.detail).toContain("1 job left by a worker that died");
+  });
 });

@@ -74,6 +74,9 @@ export interface EndpointDef<
   maxBodyBytes?: number;
 }
 
+/** Room for the fields and multipart framing around an upload's files (its body limit is the files' plus this). */
+export const MULTIPART_ROOM_BYTES = 2 * 1024 * 1024;
+
 /** Declares an endpoint; the declared parts (params, query, body) stay non-optional in its type. */
 export function endpoint<D extends EndpointDef>(def: D): D {
   return def;

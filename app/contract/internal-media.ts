@@ -5,7 +5,7 @@
  * Every call needs `media.manage`. Colours are CIELAB (D65); similarity is CIEDE2000.
  */
 import { z } from "zod";
-import { access, endpoint } from "./endpoint";
+import { access, endpoint, MULTIPART_ROOM_BYTES } from "./endpoint";
 import { IdParams, IsoDate, Ok, intParam } from "./common";
 
 export const InternalMediaTypeSchema = z.enum(["image", "video"]);
@@ -87,7 +87,7 @@ export const internalMediaEndpoints = {
     tags: ["Internal media"],
     access: access.admin("media.manage"),
     body: InternalMediaUploadBody,
-    maxBodyBytes: MAX_UPLOAD_BYTES + 1024 * 1024,
+    maxBodyBytes: MAX_UPLOAD_BYTES + MULTIPART_ROOM_BYTES,
     multipart: {
       file: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels" },
       type: { kind: "text", description: "image (video uploads are not supported yet)" },

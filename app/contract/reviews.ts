@@ -18,7 +18,7 @@
  *   or rejecting an unknown review answers `null` and deleting one answers `false` (§8).
  */
 import { z } from "zod";
-import { access, endpoint } from "./endpoint";
+import { access, endpoint, MULTIPART_ROOM_BYTES } from "./endpoint";
 import { IdParams, IsoDate, Ok, intParam } from "./common";
 import { Messages } from "./messages";
 import { ProductIdParams } from "./products";
@@ -327,7 +327,7 @@ export const reviewsEndpoints = {
     access: access.user,
     body: ReviewCreateBody,
     // Up to REVIEW_MAX_IMAGES photo files of 10 MB each, plus the text fields.
-    maxBodyBytes: REVIEW_MAX_IMAGES * 10 * 1024 * 1024 + 1024 * 1024,
+    maxBodyBytes: REVIEW_MAX_IMAGES * 10 * 1024 * 1024 + MULTIPART_ROOM_BYTES,
     response: OwnReviewSchema,
     status: 201,
   }),
@@ -338,7 +338,7 @@ export const reviewsEndpoints = {
     tags: ["Reviews"],
     access: access.user,
     body: ReviewImageUploadBody,
-    maxBodyBytes: 11 * 1024 * 1024,
+    maxBodyBytes: 10 * 1024 * 1024 + MULTIPART_ROOM_BYTES,
     multipart: { image: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels (compress to 1024 px first)" } },
     response: UploadedReviewImageSchema,
     status: 201,

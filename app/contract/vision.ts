@@ -10,7 +10,7 @@
  * answer says so in `logoDetection`.
  */
 import { z } from "zod";
-import { access, endpoint } from "./endpoint";
+import { access, endpoint, MULTIPART_ROOM_BYTES } from "./endpoint";
 import { IdParams, IsoDate, TargetGender } from "./common";
 import { Messages } from "./messages";
 import { ProductCardSchema } from "./products";
@@ -103,7 +103,7 @@ export const visionEndpoints = {
     access: access.public,
     rateLimit: "image",
     body: VisionUploadBody,
-    maxBodyBytes: VISION_MAX_UPLOAD_BYTES + 1024 * 1024,
+    maxBodyBytes: VISION_MAX_UPLOAD_BYTES + MULTIPART_ROOM_BYTES,
     multipart: {
       image: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels (a `file` field is accepted too)" },
       target_gender: { kind: "text", description: "menswear, womenswear or both (menswear and womenswear include products for both)" },
@@ -131,7 +131,7 @@ export const visionEndpoints = {
     access: access.public,
     rateLimit: "image",
     body: z.union([VisionUploadBody, z.object({ url: ImageUrl })]),
-    maxBodyBytes: VISION_MAX_UPLOAD_BYTES + 1024 * 1024,
+    maxBodyBytes: VISION_MAX_UPLOAD_BYTES + MULTIPART_ROOM_BYTES,
     multipart: { image: { kind: "file", required: true, description: "JPEG, PNG or WebP, at most 10 MB and 40 megapixels" } },
     response: z.object({
       faces: z.array(FaceBoxSchema),

@@ -6,6 +6,7 @@
  * as the count passes the limit: at most the limit plus the chunk that crossed it is ever read.
  */
 import crypto from "node:crypto";
+import { MULTIPART_ROOM_BYTES } from "~/contract/endpoint";
 import { ErrorCodes } from "~/contract/messages";
 import { DomainError, tooLarge } from "./domain-errors";
 
@@ -17,10 +18,8 @@ export const MAX_REQUEST_BODY_BYTES = 100 * MB;
 export const MAX_JSON_BODY_BYTES = 5 * MB;
 /** Forms of the admin pages that carry no files. */
 export const MAX_FORM_BODY_BYTES = 1 * MB;
-/** Room for the fields and multipart framing around an upload's files. */
-export const MULTIPART_OVERHEAD_BYTES = 1 * MB;
 /** An admin form carrying one image (uploads are at most 10 MB everywhere). */
-export const ONE_IMAGE_FORM_BYTES = 10 * MB + MULTIPART_OVERHEAD_BYTES;
+export const ONE_IMAGE_FORM_BYTES = 10 * MB + MULTIPART_ROOM_BYTES;
 
 export function bodyTooLargeMessage(maxBytes: number): string {
   const limit = maxBytes >= MB ? `${Math.floor(maxBytes / MB)} MB` : `${Math.max(1, Math.floor(maxBytes / 1024))} KB`;

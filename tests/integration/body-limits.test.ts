@@ -57,10 +57,10 @@ describe("streamed request bodies", () => {
     const { stream, stats } = generatedBody(200 * MB);
     const res = await send("/vision/product-search", stream, { "content-type": "multipart/form-data; boundary=----b" });
     expect(res.status).toBe(413);
-    expect(res.body.error).toMatchObject({ code: "payload_too_large", message: "The request body is too large (at most 11 MB)" });
+    expect(res.body.error).toMatchObject({ code: "payload_too_large", message: "The request body is too large (at most 12 MB)" });
     expect(typeof res.body.error.requestId).toBe("string");
     const limit = bodyLimitOf(endpoints.visionProductSearch);
-    expect(limit).toBe(11 * MB);
+    expect(limit).toBe(12 * MB);
     expect(stats.pulled).toBeLessThanOrEqual(Math.ceil(limit / CHUNK) + 1);
   });
 
@@ -143,8 +143,8 @@ describe("bodies read outside the API router", () => {
     expect(stores.stats.pulled).toBeLessThanOrEqual(MB / CHUNK + 2);
     const upload = await post(await route("../../app/routes/app.media_.upload"), "/app/media/upload", 200 * MB, { ...auth, "content-type": "multipart/form-data; boundary=----b" });
     expect(upload.res.status).toBe(413);
-    expect(await upload.res.json()).toEqual({ ok: false, error: "The request body is too large (at most 11 MB)" });
-    expect(upload.stats.pulled).toBeLessThanOrEqual((11 * MB) / CHUNK + 1);
+    expect(await upload.res.json()).toEqual({ ok: false, error: "The request body is too large (at most 12 MB)" });
+    expect(upload.stats.pulled).toBeLessThanOrEqual((12 * MB) / CHUNK + 1);
   });
 
   it("Shopify webhooks, fal webhooks and the GraphQL endpoints stop reading at their limits", async () => {

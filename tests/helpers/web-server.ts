@@ -19,13 +19,15 @@ import { securityHeaders } from "../../app/lib/security-headers.server";
 import type { TestApp } from "./app";
 
 type RouteModule = ServerBuild["routes"][string]["module"];
+/** A route module as written: resource routes have no component. */
+type TestRouteModule = Omit<RouteModule, "default"> & { default?: RouteModule["default"] };
 
 export interface TestRoute {
   id: string;
   parentId?: string;
   path?: string;
   index?: boolean;
-  module: RouteModule;
+  module: TestRouteModule;
 }
 
 /** A stand-in for the storefront's built index.html (a module script, no inline script). */
@@ -35,11 +37,11 @@ export const STOREFRONT_HTML = '<!doctype html><html><head><script type="module"
 export async function serverBuild(routes: TestRoute[]): Promise<ServerBuild> {
   const entry = await import("../../app/entry.server");
   const root = await import("../../app/root");
-  const all: TestRoute[] = [{ id: "root", path: "", module: root as RouteModule }, ...routes.map((r) => ({ ...r, parentId: r.parentId ?? "root" }))];
+  const all: TestRoute[] = [{ id: "root", path: "", module: root }, ...routes.map((r) => ({ ...r, parentId: r.parentId ?? "root" }))];
   return {
     mode: "production",
     entry: { module: entry },
-    routes: Object.fromEntries(all.map((r) => [r.id, { id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: r.module }])),
+    routes: Object.fromEntries(all.map((r) => [r.id, { id: r.id, parentId: r.parentId, path: r.path, index: r.index, module: r.module as RouteModule }])),
     assets: {
       entry: { imports: [], module: "/assets/entry.client.js" },
       url: "/assets/manifest.js",
@@ -66,7 +68,7 @@ export async function serverBuild(routes: TestRoute[]): Promise<ServerBuild> {
     },
     publicPath: "/",
     assetsBuildDirectory: "build/client",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true },
+    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true },
     isSpaMode: false,
   };
 }

@@ -133,7 +133,7 @@ describe("CSRF: admin pages (local login, cookie session)", () => {
     expect(ok.status).toBeLessThan(400);
     expect(await styleNamed("Referer style")).not.toBeNull();
 
-    const refused = [{ referer: `${EVIL}/app/styles` }, { origin: "null" }, {}];
+    const refused: Record<string, string>[] = [{ referer: `${EVIL}/app/styles` }, { origin: "null" }, {}];
     for (const headers of refused) {
       const res = await post(server.baseUrl, "/app/styles.data", { fields: { intent: "create", name: "Refused style" }, headers: { cookie: cookieOf(admin.token), ...headers } });
       expect(res.status, JSON.stringify(headers)).toBe(403);
@@ -290,7 +290,7 @@ describe("security headers", () => {
     const guest = await post(server.baseUrl, "/api/users/guest");
     expect(guest.headers.get("set-cookie")).toContain("fd_session=");
     expect(guest.headers.get("cache-control")).toBe("no-store");
-    for (const headers of [{}, { cookie: cookieOf(shopper.token) }]) {
+    for (const headers of [{}, { cookie: cookieOf(shopper.token) }] as Record<string, string>[]) {
       const catalogue = await fetch(`${server.baseUrl}/api/products`, { headers });
       expect(catalogue.status).toBe(200);
       expect(catalogue.headers.get("cache-control")).toMatch(/^public/);
@@ -343,7 +343,7 @@ describe.each(["development", "production"] as const)("no stack trace or file pa
   });
 
   it("the media upload endpoint opened directly answers 405 in its JSON shape", async () => {
-    for (const headers of [{}, { cookie: cookieOf(admin.token) }]) {
+    for (const headers of [{}, { cookie: cookieOf(admin.token) }] as Record<string, string>[]) {
       const res = await fetch(`${web.baseUrl}/app/media/upload`, { headers });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");

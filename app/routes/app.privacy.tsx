@@ -2,11 +2,12 @@
  * Customers' data requests (Shopify's customers/data_request webhook): the exports waiting for the
  * merchant, with their expiry and a download link, and the expired ones (files deleted). Same
  * service as GET /api/admin/privacy/data-requests; needs the `privacy.manage` permission. The
- * download is /app/privacy/<id>/export (app/routes/app_.privacy_.$id.export.tsx).
+ * download fetches /app/privacy/<id>/export (app/routes/app_.privacy_.$id.export.tsx).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Card, EmptyState, IndexTable, Layout, Link, Page, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, EmptyState, IndexTable, Layout, Page, Text } from "@shopify/polaris";
+import { useState } from "react";
 import { getAppContext } from "~/context.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { listDataRequests, PRIVACY_EXPORT_TTL_DAYS } from "~/services/privacy-exports.server";
@@ -32,11 +33,47 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 const day = (iso: string) => iso.slice(0, 10);
 
+/**
+ * Fetches the file and saves it: inside the Shopify admin, App Bridge adds the session token to
+ * `fetch` (a plain link would open without it); locally the session cookie goes along.
+ */
+async function saveExport(id: string): Promise<string | null> {
+  const res = await fetch(`/app/privacy/${id}/export`, { headers: { accept: "application/json" } });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { staffError?: string } | null;
+    return body?.staffError ?? `The download failed (HTTP ${res.status})`;
+  }
+  // A signed-out session is redirected to the login page: that is no export.
+  if (!(res.headers.get("content-disposition") ?? "").startsWith("attachment")) return "Your session has ended: sign in again to download";
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `data-request-${id}.json`;
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return null;
+}
+
 export default function PrivacyRequests() {
   const { items, ttlDays } = useLoaderData<typeof loader>();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const download = async (id: string) => {
+    setBusy(id);
+    setError(await saveExport(id).catch(() => "The download failed: check the connection and try again"));
+    setBusy(null);
+  };
   return (
     <Page title="Privacy requests" subtitle={`Customers' data exports requested through Shopify, kept ${ttlDays} days`}>
       <Layout>
+        {error ? (
+          <Layout.Section>
+            <Banner tone="critical" onDismiss={() => setError(null)}>
+              {error}
+            </Banner>
+          </Layout.Section>
+        ) : null}
         <Layout.Section>
           <Card padding="0">
             {items.length === 0 ? (
@@ -70,9 +107,9 @@ export default function PrivacyRequests() {
                     <IndexTable.Cell>{r.usersFound}</IndexTable.Cell>
                     <IndexTable.Cell>
                       {r.status === "ready" ? (
-                        <Link url={`/app/privacy/${r.id}/export`} target="_blank" removeUnderline>
+                        <Button variant="plain" loading={busy === r.id} onClick={() => void download(r.id)} accessibilityLabel={`Download the export of ${r.customer}`}>
                           Download JSON
-                        </Link>
+                        </Button>
                       ) : null}
                     </IndexTable.Cell>
                   </IndexTable.Row>

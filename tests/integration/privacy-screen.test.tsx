@@ -42,7 +42,7 @@ describe("privacy requests page", () => {
     const html = await renderRoute({ id: "routes/app.privacy", path: "/app/privacy", url: "/app/privacy", data, Component: page.default });
     expect(html).toContain("Privacy requests");
     expect(html).toContain("asker@shop.test");
-    expect(html).toContain(`/app/privacy/${requestId}/export`);
+    expect(html).toContain("Download JSON");
     expect(html).toContain(data.items[0].expiresAt.slice(0, 10));
     expect(navigationFor({ role: "ADMIN", permissions: ["privacy.manage"] }).map((n) => n.url)).toContain("/app/privacy");
     expect(navigationFor({ role: "ADMIN", permissions: ["admins.manage", "apikeys.manage"] }).map((n) => n.url)).not.toContain("/app/privacy");

@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-function webhook(topic: string, payload: object) {
+function webhook(topic: string, payload: object, webhookId: string = crypto.randomUUID()) {
   const body = JSON.stringify(payload);
   return new Request(`${APP_URL}/webhooks/privacy`, {
     method: "POST",
@@ -53,14 +53,14 @@ function webhook(topic: string, payload: object) {
       "x-shopify-topic": topic,
       "x-shopify-shop-domain": SHOP,
       "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": crypto.randomUUID(),
+      "x-shopify-webhook-id": webhookId,
       "x-shopify-event-id": crypto.randomUUID(),
       "x-shopify-triggered-at": new Date().toISOString(),
     },
   });
 }
 
-const deliver = (topic: string, payload: object) => privacy.action({ request: webhook(topic, payload), params: {}, context: {} });
+const deliver = (topic: string, payload: object, webhookId?: string) => privacy.action({ request: webhook(topic, payload, webhookId), params: {}, context: {} });
 
 /** Every file under a folder, relative to it. */
 function filesUnder(dir: string): string[] {
@@ -191,6 +191,25 @@ describe("customers/data_request", () => {
     expect((await app.api("GET", `/admin/privacy/data-requests/${row.id}/export`, { token: admin.token })).status).toBe(404);
     expect(await app.ctx.privateStorage.get(row.storage_key!)).toBeNull();
     expect((await dataRequestFor("4243")).status).toBe("expired");
+  });
+
+  it("a delivery that failed to write its export is done by Shopify's retry, not skipped as a repeat", async () => {
+    const put = app.ctx.privateStorage.put;
+    app.ctx.privateStorage.put = async () => {
+      throw new Error("ENOSPC: no space left on device");
+    };
+    const id = crypto.randomUUID();
+    try {
+      expect((await deliver("customers/data_request", { shop_domain: SHOP, customer: { id: 890 }, data_request: { id: 4244 } }, id)).status).toBe(500);
+    } finally {
+      app.ctx.privateStorage.put = put;
+    }
+    expect(await app.database.db.privacyDataRequest.count({ where: { shopify_request_id: "4244" } })).toBe(0);
+    expect((await deliver("customers/data_request", { shop_domain: SHOP, customer: { id: 890 }, data_request: { id: 4244 } }, id)).status).toBe(200);
+    expect((await dataRequestFor("4244")).status).toBe("ready");
+    // A true repeat after that is acknowledged without a second export.
+    expect((await deliver("customers/data_request", { shop_domain: SHOP, customer: { id: 890 }, data_request: { id: 4244 } }, id)).status).toBe(200);
+    expect(await app.database.db.privacyDataRequest.count({ where: { shopify_request_id: "4244" } })).toBe(1);
   });
 
   it("customers/redact and shop/redact delete the exports about the customer or the shop", async () => {

@@ -120,7 +120,8 @@ export async function handleStorefrontGraphQL(request: Request, deps: { db: Db; 
     schema = getStorefrontSchema();
   } catch (error) {
     deps.log?.error({ err: error }, "storefront schema unavailable");
-    return json(errorBody((error as Error).message, "SERVICE_UNAVAILABLE"), 503);
+    // The reason (a file path under node_modules, as a rule) is for the log, not the caller.
+    return json(errorBody("The Storefront API schema is not available", "SERVICE_UNAVAILABLE"), 503);
   }
 
   let document: DocumentNode;

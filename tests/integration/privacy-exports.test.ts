@@ -19,6 +19,7 @@ import { uploadsDir } from "../../app/providers/storage.server";
 import { privateStorageDir } from "../../app/providers/private-storage.server";
 import { moveLegacyPublicExports, PRIVACY_EXPORT_TTL_DAYS, PRIVACY_SWEEP_QUEUE } from "../../app/services/privacy-exports.server";
 import { startWorker } from "../../app/jobs/worker.server";
+import { PermissionNames } from "../../app/contract/permissions";
 import { jobHandlers } from "../../app/jobs/handlers.server";
 
 const SHOP = "test-shop.myshopify.com";
@@ -229,6 +230,20 @@ describe("customers/data_request", () => {
 });
 
 describe("an install upgraded from the public exports", () => {
+  it("admins who held every permission get privacy.manage from the migration; others do not", async () => {
+    const sql = fs.readFileSync(path.join(__dirname, "../../prisma/migrations/20261127110000_staff_invitations_privacy_exports/migration.sql"), "utf8");
+    const update = sql.slice(sql.indexOf('UPDATE "users"'));
+    const before = PermissionNames.filter((p) => p !== "privacy.manage");
+    const full = await app.createUser({ role: "ADMIN", permissions: before });
+    const partial = await app.createUser({ role: "ADMIN", permissions: before.filter((p) => p !== "apikeys.manage") });
+    await app.database.db.$executeRawUnsafe(update);
+    expect((await app.database.db.user.findUniqueOrThrow({ where: { id: full.id } })).permissions).toEqual([...before, "privacy.manage"]);
+    expect((await app.database.db.user.findUniqueOrThrow({ where: { id: partial.id } })).permissions).not.toContain("privacy.manage");
+    // Running it again adds nothing twice.
+    await app.database.db.$executeRawUnsafe(update);
+    expect((await app.database.db.user.findUniqueOrThrow({ where: { id: full.id } })).permissions.filter((p) => p === "privacy.manage")).toHaveLength(1);
+  });
+
   it("moves exports left under uploads/privacy into private storage and deletes the public copies", async () => {
     const legacyDir = path.join(uploadsDir(app.ctx.config), "privacy", "data-requests");
     fs.mkdirSync(legacyDir, { recursive: true });

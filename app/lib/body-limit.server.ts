@@ -14,15 +14,16 @@ const MB = 1024 * 1024;
 
 /** Ceiling of any request body (the largest upload: a clone's photos). */
 export const MAX_REQUEST_BODY_BYTES = 100 * MB;
-/** JSON bodies of the API, GraphQL queries, webhooks. */
-export const MAX_JSON_BODY_BYTES = 5 * MB;
+/** JSON bodies of the API, GraphQL queries, webhooks (5 MB as the API has always said). */
+export const MAX_JSON_BODY_BYTES = 5_000_000;
 /** Forms of the admin pages that carry no files. */
 export const MAX_FORM_BODY_BYTES = 1 * MB;
 /** An admin form carrying one image (uploads are at most 10 MB everywhere). */
 export const ONE_IMAGE_FORM_BYTES = 10 * MB + MULTIPART_ROOM_BYTES;
 
 export function bodyTooLargeMessage(maxBytes: number): string {
-  const limit = maxBytes >= MB ? `${Math.floor(maxBytes / MB)} MB` : `${Math.max(1, Math.floor(maxBytes / 1024))} KB`;
+  const limit =
+    maxBytes % MB === 0 ? `${maxBytes / MB} MB` : maxBytes % 1_000_000 === 0 ? `${maxBytes / 1_000_000} MB` : `${Math.max(1, Math.floor(maxBytes / 1024))} KB`;
   return `The request body is too large (at most ${limit})`;
 }
 

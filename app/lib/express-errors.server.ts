@@ -24,7 +24,7 @@ export function finalErrorHandler(log: Logger): ErrorRequestHandler {
     else log.info({ requestId, method: req.method, path: req.path, status, reason: err instanceof Error ? err.message : String(err) }, "request refused");
     // Half an answer already went out: all that is left is to cut it short.
     if (res.headersSent) return void res.destroy();
-    const message = status >= 500 ? Messages.INTERNAL : status === 404 ? Messages.NOT_FOUND : "The request could not be understood";
+    const message = status >= 500 ? Messages.INTERNAL : status === 404 ? Messages.NOT_FOUND : status === 413 ? "The request body is too large" : "The request could not be understood";
     res.status(status).setHeader("Cache-Control", "no-store");
     res.setHeader("x-request-id", requestId);
     if (wantsJson(req)) return void res.json({ error: { code: ErrorCodes[status], message, requestId } });

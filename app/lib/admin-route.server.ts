@@ -6,6 +6,7 @@
 import { ApiError } from "~/api/errors.server";
 import { toApiError } from "~/api/router.server";
 import type { Db } from "~/db.server";
+import { DomainError } from "~/lib/domain-errors";
 import { searchProductsForPicker } from "~/services/styles.server";
 import type { ActionResult } from "./admin-list";
 import { staffError } from "./staff-errors";
@@ -18,15 +19,19 @@ export function issuesMessage(error: { issues: { path: PropertyKey[]; message: s
 /** The answer of an action whose input zod refused. */
 export const invalidInput = (error: { issues: { path: PropertyKey[]; message: string }[] }): ActionResult => ({ ok: false, error: issuesMessage(error) });
 
+/** A service's refusal (an ApiError, or a domain error as the API would answer it); null for anything else. */
+const serviceRefusal = (e: unknown): ApiError | null => (e instanceof ApiError || e instanceof DomainError ? toApiError(e) : null);
+
 /**
- * Runs an action's work: a refusal of a service (an ApiError) becomes `{ ok: false, error }` with
- * its message; anything else thrown (redirects included) goes on.
+ * Runs an action's work: a refusal of a service (an ApiError or a domain error) becomes
+ * `{ ok: false, error }` with its message; anything else thrown (redirects included) goes on.
  */
 export async function answerRefusals<T>(work: () => Promise<T>): Promise<T | { ok: false; error: string }> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, error: e.message };
+    const refusal = serviceRefusal(e);
+    if (refusal) return { ok: false, error: refusal.message };
     throw e;
   }
 }
@@ -46,7 +51,7 @@ export async function orNotFound<T>(message: string, work: () => Promise<T>): Pr
   try {
     return await work();
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw staffError(404, message);
+    if (serviceRefusal(e)?.status === 404) throw staffError(404, message);
     throw e;
   }
 }

@@ -6,7 +6,8 @@
  * and their `.data` requests, /auth, the App Proxy stand-in), run by server.ts before anything
  * else answers.
  *
- * Requests that carry `Authorization` or `x-api-key` are left alone: a page of another site
+ * The admin pages are judged even without a cookie (see isAdminPagePath). Requests that carry
+ * `Authorization` or `x-api-key` are left alone: a page of another site
  * cannot add those headers without a CORS preflight, which this server never grants for
  * credentials, and such a request is not authenticated by a cookie anyway (the bearer token wins
  * over the cookie, see app/api/auth.server.ts). Webhooks and the App Proxy are signed by Shopify
@@ -74,25 +75,43 @@ export function configuredOrigins(config: Pick<AppConfig, "APP_URL" | "SHOPIFY_A
 
 /**
  * The decision, on plain inputs: a safe method or a request no cookie authenticates passes; else
- * its Origin, or without one its Referer, must be allowed. `Origin: null` (sandboxed frames,
- * cross-origin redirects) and a request with neither header are refused: browsers send Origin on
- * every POST, PUT, PATCH and DELETE, so only a non-browser client omits both, and such a client
- * should authenticate with a bearer token.
+ * its Origin, or without one (or "null") the browser's `Sec-Fetch-Site: same-origin`, or its
+ * Referer, must be ours. Otherwise `Origin: null` (sandboxed frames, cross-origin redirects) and a
+ * request with neither header are refused: browsers send Origin on every POST, PUT, PATCH and
+ * DELETE, so only a non-browser client omits both, and such a client should authenticate with a
+ * bearer token.
  */
-export function checkCrossSite(input: { method: string; header: HeaderOf; allowedOrigins: ReadonlySet<string> }): CsrfVerdict {
+export function checkCrossSite(input: { method: string; header: HeaderOf; allowedOrigins: ReadonlySet<string>; adminPage?: boolean }): CsrfVerdict {
   if (SAFE_METHODS.has(input.method.toUpperCase())) return { ok: true };
-  if (!isCookieAuthenticated(input.header)) return { ok: true };
+  const judged = isCookieAuthenticated(input.header) || (input.adminPage === true && !input.header("authorization") && !input.header("x-api-key"));
+  if (!judged) return { ok: true };
   const origin = input.header("origin")?.trim();
-  if (origin) {
-    const normalised = origin === "null" ? null : originOf(origin);
+  if (origin && origin !== "null") {
+    const normalised = originOf(origin);
     return normalised && input.allowedOrigins.has(normalised) ? { ok: true } : { ok: false, reason: `origin ${origin.slice(0, 200)}` };
   }
+  // A page whose Referrer-Policy is no-referrer sends "Origin: null" with its own form posts; the
+  // browser still says where the request comes from in Sec-Fetch-Site, which no page can set.
+  if (input.header("sec-fetch-site") === "same-origin") return { ok: true };
+  if (origin === "null") return { ok: false, reason: "origin null" };
   const referer = input.header("referer")?.trim();
   if (referer) {
     const from = originOf(referer);
     return from && input.allowedOrigins.has(from) ? { ok: true } : { ok: false, reason: `referer origin ${from ?? "unreadable"}` };
   }
   return { ok: false, reason: "no Origin or Referer" };
+}
+
+/**
+ * The admin pages (`/app/*` and their `.data` requests): Remix itself compares their actions'
+ * Origin with the Host header (or an X-Forwarded-Host it cannot know to trust) and answers a
+ * mismatch with a 500. Here they are judged whatever authenticates them (except a bearer token
+ * or API key), so a foreign post gets a 403 instead, and an accepted one goes on without the
+ * Origin header Remix would misjudge (behind a proxy, through APP_URL, or "null" from a
+ * no-referrer page).
+ */
+export function isAdminPagePath(path: string): boolean {
+  return path === "/app" || path === "/app.data" || path.startsWith("/app/");
 }
 
 /**
@@ -124,12 +143,17 @@ export function wantsJson(req: Pick<ExpressRequest, "path" | "query">): boolean 
 export function csrfProtection(config: Pick<AppConfig, "APP_URL" | "SHOPIFY_APP_URL" | "COMMERCE_ADAPTER">, log: Logger): RequestHandler {
   const configured = configuredOrigins(config);
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const adminPage = isAdminPagePath(req.path);
     const verdict = checkCrossSite({
       method: req.method,
       header: (name) => req.get(name),
       allowedOrigins: new Set([ownOrigin(req), ...configured]),
+      adminPage,
     });
-    if (verdict.ok) return next();
+    if (verdict.ok) {
+      if (adminPage && !SAFE_METHODS.has(req.method.toUpperCase()) && !req.get("authorization") && !req.get("x-api-key")) delete req.headers.origin;
+      return next();
+    }
     const requestId = req.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
     log.warn({ requestId, method: req.method, path: req.path, reason: verdict.reason }, "cross-site request refused");
     res.setHeader("Cache-Control", "no-store");

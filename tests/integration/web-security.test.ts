@@ -128,17 +128,40 @@ describe("CSRF: admin pages (local login, cookie session)", () => {
     expect(await styleNamed("Same-origin style")).not.toBeNull();
   });
 
-  it("accepts a request without Origin whose Referer is one of our pages; refuses a foreign Referer, Origin null, and neither header", async () => {
+  it("accepts a request without Origin whose Referer is one of our pages, or Origin null sent same-origin; refuses a foreign Referer, Origin null from elsewhere, and neither header", async () => {
     const ok = await post(server.baseUrl, "/app/styles.data", { fields: { intent: "create", name: "Referer style" }, headers: { cookie: cookieOf(admin.token), referer: `${server.baseUrl}/app/styles` } });
     expect(ok.status).toBeLessThan(400);
     expect(await styleNamed("Referer style")).not.toBeNull();
 
-    const refused: Record<string, string>[] = [{ referer: `${EVIL}/app/styles` }, { origin: "null" }, {}];
+    // A page with Referrer-Policy: no-referrer posts with "Origin: null"; Chromium adds Sec-Fetch-Site.
+    const noReferrer = await post(server.baseUrl, "/app/styles.data", { fields: { intent: "create", name: "No-referrer style" }, headers: { cookie: cookieOf(admin.token), origin: "null", "sec-fetch-site": "same-origin" } });
+    expect(noReferrer.status).toBeLessThan(400);
+    expect(await styleNamed("No-referrer style")).not.toBeNull();
+
+    const refused: Record<string, string>[] = [{ referer: `${EVIL}/app/styles` }, { origin: "null" }, { origin: "null", "sec-fetch-site": "cross-site" }, {}];
     for (const headers of refused) {
       const res = await post(server.baseUrl, "/app/styles.data", { fields: { intent: "create", name: "Refused style" }, headers: { cookie: cookieOf(admin.token), ...headers } });
       expect(res.status, JSON.stringify(headers)).toBe(403);
     }
     expect(await styleNamed("Refused style")).toBeNull();
+  });
+});
+
+describe("CSRF: admin pages whatever authenticates them (Remix's own Origin check would answer 500)", () => {
+  it("refuses a foreign-origin post without a cookie with 403; from our origin it goes on to the page's own sign-in redirect", async () => {
+    const foreign = await post(server.baseUrl, "/app/styles.data", { fields: { intent: "create", name: "Anonymous style" }, headers: { origin: EVIL } });
+    expect(foreign.status).toBe(403);
+    const own = await post(server.baseUrl, "/app/styles", { fields: { intent: "create", name: "Anonymous style" }, headers: { origin: server.baseUrl } });
+    expect(own.status).toBe(302);
+    expect(own.headers.get("location")).toMatch(/^\/app\/login\?next=/);
+    expect(await styleNamed("Anonymous style")).toBeNull();
+  });
+
+  it("accepts an action from the configured public URL although the Host differs (a proxy), where Remix alone would answer 500", async () => {
+    const configured = await start({ config: { APP_URL: "https://admin.fashion.example" } });
+    const res = await post(configured.baseUrl, "/app/styles.data", { fields: { intent: "create", name: "Proxied style" }, headers: { cookie: cookieOf(admin.token), origin: "https://admin.fashion.example" } });
+    expect(res.status).toBeLessThan(400);
+    expect(await styleNamed("Proxied style")).not.toBeNull();
   });
 });
 

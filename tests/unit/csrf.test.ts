@@ -4,7 +4,7 @@
  */
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkCrossSite, configuredOrigins, isCookieAuthenticated, originOf } from "../../app/lib/csrf.server";
+import { checkCrossSite, configuredOrigins, isAdminPagePath, isCookieAuthenticated, originOf } from "../../app/lib/csrf.server";
 import { embeddedShopOf, inlineScriptHashes } from "../../app/lib/security-headers.server";
 
 const OWN = "https://app.fashion.example";
@@ -36,12 +36,33 @@ describe("checkCrossSite", () => {
     expect(verdict("POST", { ...session, referer: `${OWN}/app/styles?x=1` })).toEqual({ ok: true });
   });
 
+  it("takes the browser's Sec-Fetch-Site when Origin is null or absent (a page with Referrer-Policy: no-referrer), never over a foreign Origin", () => {
+    expect(verdict("POST", { ...session, origin: "null", "sec-fetch-site": "same-origin" }).ok).toBe(true);
+    expect(verdict("POST", { ...session, "sec-fetch-site": "same-origin" }).ok).toBe(true);
+    expect(verdict("POST", { ...session, origin: "null", "sec-fetch-site": "cross-site" }).ok).toBe(false);
+    expect(verdict("POST", { ...session, origin: "null", "sec-fetch-site": "same-site" }).ok).toBe(false);
+    expect(verdict("POST", { ...session, origin: "https://evil.example", "sec-fetch-site": "same-origin" }).ok).toBe(false);
+    expect(verdict("POST", { ...session, "sec-fetch-site": "cross-site", referer: "https://evil.example/" }).ok).toBe(false);
+  });
+
   it("does not judge requests no cookie authenticates: bearer tokens, API keys, no session cookie", () => {
     const foreign = { origin: "https://evil.example" };
     expect(verdict("POST", { ...foreign, ...session, authorization: "Bearer t" }).ok).toBe(true);
     expect(verdict("POST", { ...foreign, ...session, "x-api-key": "k" }).ok).toBe(true);
     expect(verdict("POST", { ...foreign, cookie: "theme=dark; not_fd_session=1" }).ok).toBe(true);
     expect(verdict("POST", foreign).ok).toBe(true);
+  });
+
+  it("judges the admin pages' writes without a cookie too, except with a bearer token or an API key", () => {
+    const page = (h: Record<string, string>) => checkCrossSite({ method: "POST", header: headers(h), allowedOrigins: allowed, adminPage: true });
+    expect(page({ origin: "https://evil.example" }).ok).toBe(false);
+    expect(page({ origin: OWN }).ok).toBe(true);
+    expect(page({ origin: "https://evil.example", authorization: "Bearer t" }).ok).toBe(true);
+    expect(isAdminPagePath("/app")).toBe(true);
+    expect(isAdminPagePath("/app.data")).toBe(true);
+    expect(isAdminPagePath("/app/styles.data")).toBe(true);
+    expect(isAdminPagePath("/apps/fashion/api/x")).toBe(false);
+    expect(isAdminPagePath("/api/users")).toBe(false);
   });
 
   it("treats the theme preview's customer cookie as authenticating too", () => {

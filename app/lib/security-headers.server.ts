@@ -133,7 +133,13 @@ export function securityHeaders(config: SecurityConfig): RequestHandler {
   const noop = () => undefined;
 
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const url = new URL(req.originalUrl, "http://local");
+    let url: URL;
+    try {
+      url = new URL(req.originalUrl, "http://local");
+    } catch {
+      // An unparsable request target still gets the headers (of a page that is not embedded).
+      url = new URL("http://local/");
+    }
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
     res.locals.embeddedShop = embeddedShopOf(url, config);
     (req.secure ? overHttps : overHttp)(req, res, (err?: unknown) => {

@@ -13,6 +13,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 import { getLogger } from "./lib/logger.server";
 import { NonceContext } from "./lib/nonce";
+import { isApiPath } from "./lib/request-routing";
+import { handleApiRequest } from "./api/index.server";
+import { getAppContext } from "./context.server";
 
 export const streamTimeout = 5000;
 
@@ -27,6 +30,13 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
 }
 
 export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext, loadContext: AppLoadContext) {
+  // An /api path no route matched: Remix's splat (`api.$`) does not match a line break inside the
+  // path (`/api/stores/a%0A` decodes to one, and the splat's pattern is `.*`). Every /api path
+  // answers in the API's JSON shape, so the API router takes it (here: its JSON 404 or 400).
+  if (isApiPath(new URL(request.url).pathname)) {
+    const clientIp = typeof loadContext?.clientIp === "string" ? loadContext.clientIp : undefined;
+    return handleApiRequest(request, getAppContext(), { clientIp });
+  }
   addDocumentResponseHeaders(request, responseHeaders);
   responseHeaders.delete("Content-Security-Policy");
   const nonce = typeof loadContext?.cspNonce === "string" ? loadContext.cspNonce : undefined;

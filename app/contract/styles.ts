@@ -57,13 +57,20 @@ const Handle = z
 const ImageUrl = z.string().trim().max(2000).refine((v) => /^(https?:\/\/|\/)/.test(v), "image_url must be an http(s) URL or a path");
 const ProductIds = z.array(z.string().trim().min(1)).max(200);
 
+/**
+ * A style's score: lists sort by it, and admins set it by hand. Bounded so a value such as 1.7e308
+ * (finite, but past what sums and averages over it can hold) is refused at the door.
+ */
+export const STYLE_SCORE_MAX = 1_000_000;
+const StyleScore = z.number().finite().min(-STYLE_SCORE_MAX).max(STYLE_SCORE_MAX);
+
 const StyleWrite = z.object({
   name: Name,
   handle: Handle.optional(),
   description: z.string().trim().max(2000).nullable().optional(),
   image_url: ImageUrl.nullable().optional(),
   featured: z.boolean().optional(),
-  score: z.number().finite().optional(),
+  score: StyleScore.optional(),
   target_gender: TargetGender.optional(),
 });
 
@@ -162,7 +169,7 @@ export const stylesEndpoints = {
     tags: ["Styles"],
     access: access.admin("catalog.edit"),
     params: IdParams,
-    body: z.object({ score: z.number().finite() }),
+    body: z.object({ score: StyleScore }),
     response: StyleSchema,
   }),
   stylesCategorise: endpoint({

@@ -16,3 +16,8 @@ export function isRemixRequest(rawPathname: string, search: URLSearchParams): bo
   if (pathname === "/" && (search.has("shop") || search.has("host") || search.has("embedded"))) return true;
   return false;
 }
+
+/** Whether a path belongs to the API (/api and below), whose every answer is JSON. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/");
+}

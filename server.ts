@@ -71,6 +71,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
+  // PORT=0 let the system pick: links written from now on (emails) must carry the real one.
+  if (config.PORT === 0) config.PORT = port;
   const host = config.HOST === "0.0.0.0" ? "localhost" : config.HOST;
   const baseUrl = `http://${host}:${port}`;
 

@@ -16,7 +16,8 @@ import { getAppContext } from "~/context.server";
 import { authenticateRequest, isSecureRequest, sessionCookie } from "~/api/auth.server";
 import { toApiError } from "~/api/router.server";
 import { identityDeps } from "~/services/identity-deps.server";
-import { acceptInvitation, describeInvitation, roleLabel } from "~/services/staff-invitations.server";
+import { acceptInvitation, describeInvitation } from "~/services/staff-invitations.server";
+import { roleLabel } from "~/lib/staff-role-label";
 import { TOKEN_TTL_DAYS } from "~/services/tokens.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: polarisStyles }];

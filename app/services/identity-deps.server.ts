@@ -1,4 +1,5 @@
 import type { AppContext } from "~/context.server";
+import { appBaseUrl } from "~/lib/app-url";
 import type { IdentityDeps } from "./users.server";
 import { queueEmail } from "./email.server";
 
@@ -9,6 +10,6 @@ export function identityDeps(ctx: AppContext): IdentityDeps {
     mode: ctx.config.APP_MODE,
     loginAccountLimiter: ctx.loginAccountRateLimiter,
     queueEmail: (email) => queueEmail(ctx, email),
-    appUrl: ctx.config.SHOPIFY_APP_URL ?? ctx.config.APP_URL ?? `http://localhost:${ctx.config.PORT}`,
+    appUrl: appBaseUrl(ctx.config),
   };
 }

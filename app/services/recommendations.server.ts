@@ -7,6 +7,7 @@
  * Decay constants: ./recommendations/decay.ts. Random order: ./recommendations/random-order.ts.
  * For-you blend: ./recommendations/for-you.server.ts and ./recommendations/scoring.ts.
  */
+import { appBaseUrl } from "~/lib/app-url";
 import crypto from "node:crypto";
 import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
@@ -411,7 +412,7 @@ export async function sendRecommendationsTestEmail(ctx: AppContext, input: { ema
   const list =
     input.kind === "for-you" ? await forYou(deps, user.id, q, now) : input.kind === "most-viewed" ? await mostViewed(deps, q, now) : await bestSellers(deps, q, now);
   if (list.results.length === 0) throw unprocessable("There are no products to recommend yet");
-  const appUrl = ctx.config.APP_URL ?? `http://127.0.0.1:${ctx.config.PORT || 3000}`;
+  const appUrl = appBaseUrl(ctx.config);
   const email = recommendationsEmail({ to: user.email!, firstName: user.first_name, kind: input.kind, products: list.results, appUrl });
   const { id } = await queueEmail(ctx, email);
   return { emailId: id, to: email.to, subject: email.subject, kind: input.kind, productCount: list.results.length };

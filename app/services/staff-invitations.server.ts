@@ -20,6 +20,7 @@ import type { Db } from "~/db.server";
 import { Messages } from "~/contract/messages";
 import { usersEndpoints } from "~/contract/users";
 import { DEFAULT_ADMIN_PERMISSIONS, type Permission } from "~/contract/permissions";
+import { roleLabel } from "~/lib/staff-role-label";
 import { conflictError, invalid, notAllowed, notAuthenticated, notFoundError, rateLimited, unprocessableError } from "~/lib/domain-errors";
 import { escapeHtml, type OutgoingEmail } from "./email.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
@@ -76,11 +77,6 @@ export type InvitationDto = ReturnType<typeof toInvitationDto>;
 const newToken = () => crypto.randomBytes(32).toString("base64url");
 export const acceptUrl = (appUrl: string | undefined, token: string) => `${appUrl ?? ""}/app/invitations/accept?token=${encodeURIComponent(token)}`;
 const displayName = (u: Pick<User, "first_name" | "last_name" | "email">) => [u.first_name, u.last_name].filter(Boolean).join(" ") || u.email || "An admin";
-
-export function roleLabel(role: Role, vendorName?: string | null) {
-  if (role === "VENDOR") return vendorName ? `vendor user of ${vendorName}` : "vendor user";
-  return "admin";
-}
 
 export function staffInvitationEmail(input: { email: string; firstName: string; role: Role; vendorName?: string | null; invitedBy: string | null; url: string; expiresAt: Date }): OutgoingEmail {
   const what = roleLabel(input.role, input.vendorName);

@@ -12,6 +12,7 @@
  * The job runs hourly while active search requests exist, and is also enqueued right after a
  * catalogue sync and after scheduled drops are published (jobs/handlers.server.ts).
  */
+import { appBaseUrl } from "~/lib/app-url";
 import type { NotificationRequest, Prisma, User } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
@@ -165,10 +166,7 @@ export async function enqueueSearchNotificationCheck(ctx: Pick<AppContext, "db" 
   return ctx.queue.enqueue(SEARCH_NOTIFICATIONS_QUEUE, { reason }, { dedupeKey: `${SEARCH_NOTIFICATIONS_QUEUE}:soon` });
 }
 
-export function appBaseUrl(config: AppContext["config"]): string {
-  const url = config.APP_URL ?? config.SHOPIFY_APP_URL ?? `http://${config.HOST}:${config.PORT}`;
-  return url.replace(/\/+$/, "");
-}
+export { appBaseUrl };
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 

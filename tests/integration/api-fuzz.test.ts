@@ -90,7 +90,7 @@ function pathOf(def: EndpointDef, params: Record<string, PathValue>): string {
       return encodeURIComponent(v);
     } catch {
       // An unpaired surrogate has no UTF-8 form: send the bytes a client would produce for one.
-      return `${encodeURIComponent(v.toWellFormed())}%ED%A0%80`;
+      return `${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, ""))}%ED%A0%80`;
     }
   });
 }

@@ -10,11 +10,11 @@
  * which the REST lists do not. Saved try-ons and clone training jobs have no other service yet.
  *
  * Every function takes the user's row (checked by the caller: ./graphql.server.ts) and throws
- * ApiError helpers with clear messages; the GraphQL layer turns them into errors with codes.
+ * domain errors (~/lib/domain-errors) with clear messages; the GraphQL layer turns them into errors with codes.
  */
 import type { Prisma, User } from "@prisma/client";
 import type { Db } from "~/db.server";
-import { badRequest, notFound, unauthenticated } from "~/api/errors.server";
+import { invalid, notAuthenticated, notFoundError } from "~/lib/domain-errors";
 import { Messages } from "~/contract/messages";
 import { createEntry, updateEntry } from "~/services/vision.server";
 import { checkSavedProducts, toggleFavoriteStore, toggleSavedProduct } from "~/services/saved.server";
@@ -54,7 +54,7 @@ export function decodeNextToken(token: string): { date: Date; id: string } {
   } catch {
     /* not a token of ours */
   }
-  throw badRequest("nextToken is not valid: pass the nextToken of the previous page as it was answered");
+  throw invalid("nextToken is not valid: pass the nextToken of the previous page as it was answered");
 }
 
 /** `where` and `orderBy` of a keyset page over (dateField, id). */
@@ -97,7 +97,7 @@ export async function isProductSaved(db: Db, user: User, productId: string): Pro
 export async function createSavedProduct(db: Db, user: User, productId: string) {
   await toggleSavedProduct(db, user.id, productId, true);
   const row = await db.savedProduct.findUnique({ where: { user_id_product_id: { user_id: user.id, product_id: productId } } });
-  if (!row) throw notFound("Product not found"); // unsaved again by a concurrent request
+  if (!row) throw notFoundError("Product not found"); // unsaved again by a concurrent request
   return row;
 }
 
@@ -125,7 +125,7 @@ export async function isTryOnSaved(db: Db, user: User, tryonId: string): Promise
 /** Saves one of the user's own try-ons (another user's answers "not found"); idempotent. */
 export async function createSavedTryOn(db: Db, user: User, tryonId: string) {
   const tryon = await db.tryOn.findFirst({ where: { id: tryonId, user_id: user.id }, select: { id: true } });
-  if (!tryon) throw notFound("Try-on not found");
+  if (!tryon) throw notFoundError("Try-on not found");
   // Not upsert: parallel saves would race to a unique-constraint error.
   await db.savedTryOn.createMany({ data: [{ user_id: user.id, tryon_id: tryonId }], skipDuplicates: true });
   return db.savedTryOn.findUniqueOrThrow({ where: { user_id_tryon_id: { user_id: user.id, tryon_id: tryonId } } });
@@ -155,7 +155,7 @@ export function getFavoriteStore(db: Db, user: User, storeId: string) {
 export async function createFavoriteStore(db: Db, user: User, storeId: string) {
   await toggleFavoriteStore(db, user.id, storeId, true);
   const row = await getFavoriteStore(db, user, storeId);
-  if (!row) throw notFound("Store not found"); // unfollowed again by a concurrent request
+  if (!row) throw notFoundError("Store not found"); // unfollowed again by a concurrent request
   return row;
 }
 
@@ -182,12 +182,12 @@ export function getVisionEntry(db: Db, user: User, id: string) {
 
 /** SPEC §5: creating or updating a search entry requires login (a guest is refused with §8's message). */
 export async function createVisionEntry(db: Db, user: User, input: { image_url: string; result?: unknown }) {
-  if (user.auth_provider === "guest") throw unauthenticated(Messages.SEARCH_ENTRY_CREATE_LOGIN);
+  if (user.auth_provider === "guest") throw notAuthenticated(Messages.SEARCH_ENTRY_CREATE_LOGIN);
   return createEntry({ db }, user, input);
 }
 
 export async function updateVisionEntry(db: Db, user: User, id: string, input: { image_url?: string; result?: unknown }) {
-  if (user.auth_provider === "guest") throw unauthenticated(Messages.SEARCH_ENTRY_UPDATE_LOGIN);
+  if (user.auth_provider === "guest") throw notAuthenticated(Messages.SEARCH_ENTRY_UPDATE_LOGIN);
   return updateEntry({ db }, user, id, input);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRemixRequest } from "../../app/lib/request-routing";
+import { isApiPath, isRemixRequest } from "../../app/lib/request-routing";
 
 const route = (url: string) => {
   const u = new URL(url, "http://localhost");
@@ -41,5 +41,12 @@ describe("isRemixRequest", () => {
 
   it("shop parameters only mark the root as the embedded admin", () => {
     expect(route("/mens?shop=demo.myshopify.com")).toBe("storefront");
+  });
+});
+
+describe("isApiPath", () => {
+  it("is /api and everything under it, nothing else", () => {
+    expect(["/api", "/api/", "/api/stores/a\n", "/api/docs"].map(isApiPath)).toEqual([true, true, true, true]);
+    expect(["/apis", "/app/api", "/", "/apps/fashion/api"].map(isApiPath)).toEqual([false, false, false, false]);
   });
 });

@@ -12,13 +12,17 @@ import { setPrisma } from "../../app/db.server";
 import { resetConfigCache } from "../../app/config.server";
 import { hashPassword } from "../../app/services/passwords.server";
 import { issueToken, resolveToken } from "../../app/services/tokens.server";
+import {
+  callRouteAction,
+  shopifyWebhook,
+  SHOPIFY_TEST_API_KEY as API_KEY,
+  SHOPIFY_TEST_APP_URL as APP_URL,
+  SHOPIFY_TEST_ENV as env,
+  SHOPIFY_TEST_SECRET as SECRET,
+  SHOPIFY_TEST_SHOP as SHOP,
+} from "../helpers/shopify-webhook";
 
-const SHOP = "test-shop.myshopify.com";
-const API_KEY = "testApiKey";
-const SECRET = "testApiSecretKey";
-const APP_URL = "https://my-test-app.myshopify.io";
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
-const env = { COMMERCE_ADAPTER: "shopify", SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: SECRET, SHOPIFY_APP_URL: APP_URL, SHOPIFY_SHOP: SHOP };
 
 let app: TestApp;
 type Route = { loader?: (a: { request: Request; params: object; context: object }) => Promise<unknown>; action?: (a: { request: Request; params: object; context: object }) => Promise<Response> };
@@ -146,56 +150,31 @@ describe("embedded admin: authenticate.admin maps the staff member to an app use
 });
 
 function webhook(topic: string, payload: object, opts: { id?: string; secret?: string } = {}) {
-  const body = JSON.stringify(payload);
-  const hmac = crypto.createHmac("sha256", opts.secret ?? SECRET).update(body).digest("base64");
-  return new Request(`${APP_URL}/webhooks/privacy`, {
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "user-agent": BROWSER_UA,
-      "x-shopify-hmac-sha256": hmac,
-      "x-shopify-topic": topic,
-      "x-shopify-shop-domain": SHOP,
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": opts.id ?? crypto.randomUUID(),
-      "x-shopify-event-id": crypto.randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-  });
-}
-
-async function callAction(route: Route, request: Request): Promise<Response> {
-  try {
-    return await route.action!({ request, params: {}, context: {} });
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
+  return shopifyWebhook("/webhooks/privacy", topic, payload, { ...opts, headers: { "user-agent": BROWSER_UA } });
 }
 
 describe("webhooks", () => {
   it("refuses a delivery with a wrong HMAC", async () => {
-    const res = await callAction(privacy, webhook("customers/redact", { customer: { id: 1 } }, { secret: "wrong" }));
+    const res = await callRouteAction(privacy, webhook("customers/redact", { customer: { id: 1 } }, { secret: "wrong" }));
     expect(res.status).toBe(401);
   });
 
   it("customers/redact deletes the customer's user, once per webhook id", async () => {
     await app.database.db.user.create({ data: { email: "buyer@shop.test", shopify_customer_id: "777", auth_provider: "shopify" } });
     const id = crypto.randomUUID();
-    const res = await callAction(privacy, webhook("customers/redact", { shop_domain: SHOP, customer: { id: 777, email: "buyer@shop.test" } }, { id }));
+    const res = await callRouteAction(privacy, webhook("customers/redact", { shop_domain: SHOP, customer: { id: 777, email: "buyer@shop.test" } }, { id }));
     expect(res.status).toBe(200);
     expect(await app.database.db.user.count({ where: { shopify_customer_id: "777" } })).toBe(0);
     expect(await app.database.db.webhookDelivery.count({ where: { id } })).toBe(1);
     // A repeat delivery is acknowledged and does nothing more.
     await app.database.db.user.create({ data: { email: "buyer@shop.test", shopify_customer_id: "777", auth_provider: "shopify" } });
-    expect((await callAction(privacy, webhook("customers/redact", { customer: { id: 777 } }, { id }))).status).toBe(200);
+    expect((await callRouteAction(privacy, webhook("customers/redact", { customer: { id: 777 } }, { id }))).status).toBe(200);
     expect(await app.database.db.user.count({ where: { shopify_customer_id: "777" } })).toBe(1);
   });
 
   it("customers/data_request writes an export of the customer's data, privately (tests/integration/privacy-exports.test.ts)", async () => {
     await app.database.db.user.create({ data: { email: "export@shop.test", shopify_customer_id: "888", auth_provider: "shopify", first_name: "Ada" } });
-    const res = await callAction(privacy, webhook("customers/data_request", { customer: { id: 888 }, data_request: { id: 4242 } }));
+    const res = await callRouteAction(privacy, webhook("customers/data_request", { customer: { id: 888 }, data_request: { id: 4242 } }));
     expect(res.status).toBe(200);
     expect(await app.ctx.storage.get("privacy/data-requests/4242.json")).toBeNull();
     const row = await app.database.db.privacyDataRequest.findFirstOrThrow({ where: { shopify_request_id: "4242" } });
@@ -208,7 +187,7 @@ describe("webhooks", () => {
   it("shop/redact removes the shop's sessions and its customers", async () => {
     await storeStaffSession({ email: "owner@shop.test", account_owner: true });
     await app.database.db.user.create({ data: { shopify_customer_id: "999", auth_provider: "shopify" } });
-    const res = await callAction(privacy, webhook("shop/redact", { shop_domain: SHOP }));
+    const res = await callRouteAction(privacy, webhook("shop/redact", { shop_domain: SHOP }));
     expect(res.status).toBe(200);
     expect(await app.database.db.session.count({ where: { shop: SHOP } })).toBe(0);
     expect(await app.database.db.user.count({ where: { auth_provider: "shopify", role: "SHOPPER" } })).toBe(0);
@@ -217,7 +196,7 @@ describe("webhooks", () => {
   it("app/uninstalled deletes the shop's sessions", async () => {
     await storeStaffSession({ email: "owner@shop.test", account_owner: true });
     const req = webhook("app/uninstalled", { id: 1 });
-    const res = await callAction(uninstalled, new Request(req.url.replace("privacy", "app/uninstalled"), { method: "POST", headers: req.headers, body: await req.text() }));
+    const res = await callRouteAction(uninstalled, new Request(req.url.replace("privacy", "app/uninstalled"), { method: "POST", headers: req.headers, body: await req.text() }));
     expect(res.status).toBe(200);
     expect(await app.database.db.session.count({ where: { shop: SHOP } })).toBe(0);
   });

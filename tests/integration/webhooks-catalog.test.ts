@@ -12,11 +12,7 @@ import { setPrisma } from "../../app/db.server";
 import { resetConfigCache } from "../../app/config.server";
 import { createShopifyCommerce } from "../../app/providers/commerce/shopify.server";
 import { jsonFixture, startFakeShopify, type FakeShopify } from "../fixtures/shopify/fake-admin-server";
-
-const SHOP = "test-shop.myshopify.com";
-const SECRET = "testApiSecretKey";
-const APP_URL = "https://my-test-app.myshopify.io";
-const env = { COMMERCE_ADAPTER: "shopify", SHOPIFY_API_KEY: "testApiKey", SHOPIFY_API_SECRET: SECRET, SHOPIFY_APP_URL: APP_URL, SHOPIFY_SHOP: SHOP };
+import { callRouteAction as call, shopifyWebhook, SHOPIFY_TEST_ENV as env, SHOPIFY_TEST_SHOP as SHOP } from "../helpers/shopify-webhook";
 
 type Route = { action: (a: { request: Request; params: object; context: object }) => Promise<Response> };
 let app: TestApp;
@@ -51,31 +47,7 @@ beforeEach(() => {
 });
 
 function webhook(pathName: string, topic: string, payload: object, opts: { id?: string; secret?: string } = {}) {
-  const body = JSON.stringify(payload);
-  const hmac = crypto.createHmac("sha256", opts.secret ?? SECRET).update(body).digest("base64");
-  return new Request(`${APP_URL}/webhooks/${pathName}`, {
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": hmac,
-      "x-shopify-topic": topic,
-      "x-shopify-shop-domain": SHOP,
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": opts.id ?? crypto.randomUUID(),
-      "x-shopify-event-id": crypto.randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-  });
-}
-
-async function call(route: Route, request: Request): Promise<Response> {
-  try {
-    return await route.action({ request, params: {}, context: {} });
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
+  return shopifyWebhook(`/webhooks/${pathName}`, topic, payload, opts);
 }
 
 const restProduct = { id: 7001, admin_graphql_api_id: "gid://shopify/Product/7001", title: "Linen Shirt (partial payload)" };

@@ -21,11 +21,7 @@ import { moveLegacyPublicExports, PRIVACY_EXPORT_TTL_DAYS, PRIVACY_SWEEP_QUEUE }
 import { startWorker } from "../../app/jobs/worker.server";
 import { PermissionNames } from "../../app/contract/permissions";
 import { jobHandlers } from "../../app/jobs/handlers.server";
-
-const SHOP = "test-shop.myshopify.com";
-const SECRET = "testApiSecretKey";
-const APP_URL = "https://my-test-app.myshopify.io";
-const env = { COMMERCE_ADAPTER: "shopify", SHOPIFY_API_KEY: "testApiKey", SHOPIFY_API_SECRET: SECRET, SHOPIFY_APP_URL: APP_URL, SHOPIFY_SHOP: SHOP };
+import { shopifyWebhook, SHOPIFY_TEST_ENV as env, SHOPIFY_TEST_SHOP as SHOP } from "../helpers/shopify-webhook";
 
 type Route = { action: (a: { request: Request; params: object; context: object }) => Promise<Response> };
 let app: TestApp;
@@ -43,25 +39,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-function webhook(topic: string, payload: object, webhookId: string = crypto.randomUUID()) {
-  const body = JSON.stringify(payload);
-  return new Request(`${APP_URL}/webhooks/privacy`, {
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", SECRET).update(body).digest("base64"),
-      "x-shopify-topic": topic,
-      "x-shopify-shop-domain": SHOP,
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": webhookId,
-      "x-shopify-event-id": crypto.randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-  });
-}
-
-const deliver = (topic: string, payload: object, webhookId?: string) => privacy.action({ request: webhook(topic, payload, webhookId), params: {}, context: {} });
+/** Not callRouteAction: a Response the action threw fails the test. */
+const deliver = (topic: string, payload: object, webhookId?: string) => privacy.action({ request: shopifyWebhook("/webhooks/privacy", topic, payload, { id: webhookId }), params: {}, context: {} });
 
 /** Every file under a folder, relative to it. */
 function filesUnder(dir: string): string[] {

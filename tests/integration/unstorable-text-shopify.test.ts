@@ -4,7 +4,6 @@
  * with a 500: stripped once for every webhook payload (app/shopify.server.ts) and every Admin API
  * answer (the Shopify commerce adapter), which catalogue sync and product webhooks read.
  */
-import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { setAppContext } from "../../app/context.server";
@@ -12,11 +11,11 @@ import { setPrisma } from "../../app/db.server";
 import { resetConfigCache } from "../../app/config.server";
 import { createShopifyCommerce } from "../../app/providers/commerce/shopify.server";
 import { jsonFixture, startFakeShopify, type FakeShopify } from "../fixtures/shopify/fake-admin-server";
+import { callRouteAction as call, shopifyAdapterEnv, shopifyWebhook } from "../helpers/shopify-webhook";
 
 const SHOP = "nul-shop.myshopify.com";
 const SECRET = "testApiSecretKeyForNulText";
-const APP_URL = "https://my-test-app.myshopify.io";
-const env = { COMMERCE_ADAPTER: "shopify", SHOPIFY_API_KEY: "testApiKey", SHOPIFY_API_SECRET: SECRET, SHOPIFY_APP_URL: APP_URL, SHOPIFY_SHOP: SHOP };
+const env = shopifyAdapterEnv({ shop: SHOP, secret: SECRET });
 
 type Route = { action: (a: { request: Request; params: object; context: object }) => Promise<Response> };
 let app: TestApp;
@@ -41,30 +40,7 @@ afterAll(async () => {
 });
 
 function webhook(pathName: string, topic: string, payload: object) {
-  const body = JSON.stringify(payload);
-  return new Request(`${APP_URL}/webhooks/${pathName}`, {
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", SECRET).update(body).digest("base64"),
-      "x-shopify-topic": topic,
-      "x-shopify-shop-domain": SHOP,
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": crypto.randomUUID(),
-      "x-shopify-event-id": crypto.randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-  });
-}
-
-async function call(route: Route, request: Request): Promise<Response> {
-  try {
-    return await route.action({ request, params: {}, context: {} });
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
+  return shopifyWebhook(`/webhooks/${pathName}`, topic, payload, { shop: SHOP, secret: SECRET });
 }
 
 it("a product whose title from the Admin API holds NUL and a lone surrogate is stored without them", async () => {

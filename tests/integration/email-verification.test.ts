@@ -15,6 +15,7 @@ import { setPrisma } from "../../app/db.server";
 import { RESENDS_PER_DAY, VerificationMessages } from "../../app/services/email-verification.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { linkSentTo as linkFrom } from "../helpers/email-verification";
+import { shopifyWebhook } from "../helpers/shopify-webhook";
 import { createProduct, pgid, vgid } from "./products-fixtures";
 
 type Route = { action: (a: { request: Request; params: object; context: object }) => Promise<Response> };
@@ -48,21 +49,7 @@ async function orderWebhook(o: { n: number; email: string; customerId?: string; 
     line_items: [{ id: o.n * 10, product_id: 6601, variant_id: Number(vgid(6601, 0).split("/").pop()), title: "Wool Coat", quantity: 1, price: "180.00", fulfillment_status: o.delivered ? "fulfilled" : null }],
     fulfillments: o.delivered ? [{ shipment_status: "delivered", tracking_number: "TRACK1", line_items: [{ id: o.n * 10 }] }] : [],
   };
-  const body = JSON.stringify(payload);
-  const request = new Request("http://localhost:3000/webhooks/orders", {
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", getConfig().SHOPIFY_API_SECRET!).update(body).digest("base64"),
-      "x-shopify-topic": "orders/create",
-      "x-shopify-shop-domain": "test-shop.myshopify.com",
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": crypto.randomUUID(),
-      "x-shopify-event-id": crypto.randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-  });
+  const request = shopifyWebhook("http://localhost:3000/webhooks/orders", "orders/create", payload, { secret: getConfig().SHOPIFY_API_SECRET! });
   const res = await orders.action({ request, params: {}, context: {} });
   expect(res.status).toBe(200);
   return `gid://shopify/Order/${o.n}`;

@@ -4,7 +4,6 @@
  * webhook queues `reviews.request`, whose run emails a review link (outbox in local mode).
  * The webhook is HMAC-verified by `authenticate.webhook` (local mode: the secret generated once in DATA_DIR).
  */
-import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/config.server";
 import { setAppContext } from "../../app/context.server";
@@ -13,9 +12,8 @@ import { jobHandlers } from "../../app/jobs/handlers.server";
 import { startWorker } from "../../app/jobs/worker.server";
 import { REVIEWS_REQUEST_QUEUE } from "../../app/services/review-requests.server";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { callRouteAction, shopifyWebhook } from "../helpers/shopify-webhook";
 import { createProduct, pgid } from "./products-fixtures";
-
-const SHOP = "test-shop.myshopify.com";
 
 type Route = { action: (a: { request: Request; params: object; context: object }) => Promise<Response> };
 let app: TestApp;
@@ -34,31 +32,10 @@ afterAll(() => app?.close());
 
 /** shopify.server.ts verifies with getConfig()'s secret (generated in DATA_DIR when none is set). */
 function webhook(topic: string, payload: object, secret = getConfig().SHOPIFY_API_SECRET) {
-  const body = JSON.stringify(payload);
-  return new Request("http://localhost:3000/webhooks/orders", {
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", secret).update(body).digest("base64"),
-      "x-shopify-topic": topic,
-      "x-shopify-shop-domain": SHOP,
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": crypto.randomUUID(),
-      "x-shopify-event-id": crypto.randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-  });
+  return shopifyWebhook("http://localhost:3000/webhooks/orders", topic, payload, { secret });
 }
 
-async function call(request: Request): Promise<Response> {
-  try {
-    return await orders.action({ request, params: {}, context: {} });
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-}
+const call = (request: Request) => callRouteAction(orders, request);
 
 const order = {
   id: 7701,

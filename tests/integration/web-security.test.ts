@@ -10,11 +10,11 @@
  *   HSTS only over https, no-store on personal answers.
  * - No stack trace or absolute path in any error answer, whatever Express's env.
  */
-import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "../../app/config.server";
 import { createTestApp, TEST_API_KEY, type TestApp } from "../helpers/app";
 import { startWebServer, type TestRoute, type WebServer } from "../helpers/web-server";
+import { shopifyWebhook } from "../helpers/shopify-webhook";
 import { CROSS_SITE_MESSAGE } from "../../app/lib/csrf.server";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
@@ -194,20 +194,9 @@ describe("CSRF: the API", () => {
     const guest = await post(server.baseUrl, "/api/users/guest", { headers: { origin: EVIL } });
     expect(guest.status).toBeLessThan(300);
     // A signed webhook passes its HMAC check and reaches the route (which does not handle this topic).
-    const body = JSON.stringify({ id: 1 });
-    const hook = await fetch(`${server.baseUrl}/webhooks/products`, {
-      method: "POST",
-      body,
-      headers: {
-        "content-type": "application/json",
-        "x-shopify-hmac-sha256": crypto.createHmac("sha256", getConfig().SHOPIFY_API_SECRET ?? "").update(body).digest("base64"),
-        "x-shopify-topic": "shop/update",
-        "x-shopify-shop-domain": "test-shop.myshopify.com",
-        "x-shopify-api-version": "2026-10",
-        "x-shopify-webhook-id": crypto.randomUUID(),
-        origin: EVIL,
-      },
-    });
+    const hook = await fetch(
+      shopifyWebhook(`${server.baseUrl}/webhooks/products`, "shop/update", { id: 1 }, { secret: getConfig().SHOPIFY_API_SECRET ?? "", deliveryHeaders: false, headers: { origin: EVIL } }),
+    );
     expect(await hook.text()).toBe("Unhandled topic SHOP_UPDATE");
     expect(hook.status).toBe(404);
   });

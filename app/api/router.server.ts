@@ -260,6 +260,7 @@ const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, ErrorStatus> = {
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
+  failed: 500,
 };
 
 export function toApiError(e: unknown): ApiError {

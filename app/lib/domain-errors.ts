@@ -3,7 +3,18 @@
  * in the domain's words; the API layer (app/api/router.server.ts `toApiError`) maps each kind to
  * its HTTP status, so services never import the API's error module.
  */
-export type DomainErrorKind = "invalid" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "unprocessable" | "too_large" | "rate_limited" | "unavailable";
+export type DomainErrorKind =
+  | "invalid"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "unprocessable"
+  | "too_large"
+  | "rate_limited"
+  | "unavailable"
+  /** An operation failed unexpectedly; the message names it (SPEC §8's "Failed to …" catalogue). */
+  | "failed";
 
 export class DomainError extends Error {
   constructor(
@@ -27,3 +38,22 @@ export const unprocessableError = (message: string, details?: unknown) => new Do
 export const tooLarge = (message: string) => new DomainError("too_large", message);
 export const rateLimited = (message: string, retryAfterSeconds: number) => new DomainError("rate_limited", message, undefined, retryAfterSeconds);
 export const unavailable = (message: string) => new DomainError("unavailable", message);
+/**
+ * An unexpected failure answered with a specific message (SPEC §8, e.g. "Failed to create review")
+ * instead of the generic one; the original error stays as `cause` for the log.
+ */
+export function failedError(message: string, cause?: unknown): DomainError {
+  const err = new DomainError("failed", message);
+  if (cause !== undefined) (err as Error & { cause?: unknown }).cause = cause;
+  return err;
+}
+
+/**
+ * Whether `e` was thrown on purpose with a message meant for the caller: a DomainError, or an
+ * ApiError from a module that still throws the API's errors (recognised by its name, so the domain
+ * layer does not import the API's error module). Catch blocks that turn unexpected failures into a
+ * generic or catalogue message re-throw these unchanged.
+ */
+export function isKnownError(e: unknown): e is Error {
+  return e instanceof DomainError || (e instanceof Error && e.name === "ApiError");
+}

@@ -12,6 +12,7 @@ import { useCallback, useEffect, useState } from "react";
 import { reviewsEndpoints, ReviewAdminCreateObject, ReviewAdminUpdateObject, REVIEW_MAX_IMAGES } from "~/contract/reviews";
 import { getAppContext } from "~/context.server";
 import { ApiError } from "~/api/errors.server";
+import { DomainError } from "~/lib/domain-errors";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { BarChart } from "~/components/BarChart";
 import { ProductThumb, type PickerProduct } from "~/components/CatalogueProductPicker";
@@ -134,7 +135,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
         return { ok: false, intent, error: "Unknown action" };
     }
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, intent, error: e.message };
+    if (e instanceof ApiError || e instanceof DomainError) return { ok: false, intent, error: e.message };
     throw e;
   }
 };

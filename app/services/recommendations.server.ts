@@ -16,7 +16,7 @@ import type { Logger } from "~/lib/logger.server";
 import type { ProductCard, TargetGender } from "~/contract";
 import type { RecommendationSource, RecommendationsPageQuery, RecommendationsRandomQuery, RecommendationsResult } from "~/contract/recommendations";
 import type { VectorIndex } from "~/providers/vector-index/port";
-import { badRequest, notFound, unprocessable } from "~/api/errors.server";
+import { invalid as badRequest, notFoundError as notFound, unprocessableError as unprocessable } from "~/lib/domain-errors";
 import { isMissingId, toProductGid } from "~/lib/gid";
 import { getProductCards } from "./catalog.server";
 import { queueEmail, type OutgoingEmail } from "./email.server";

@@ -21,7 +21,7 @@ import crypto from "node:crypto";
 import { Prisma, type Review, type ReviewStatus, type User } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { ApiError, badRequest, conflict, notFound } from "~/api/errors.server";
+import { conflictError as conflict, failedError, invalid as badRequest, isKnownError, notFoundError as notFound } from "~/lib/domain-errors";
 import { Messages } from "~/contract/messages";
 import { REVIEW_MAX_IMAGES, type AdminReviewListQuery, type RatingSummary } from "~/contract/reviews";
 import { toProductGid } from "~/lib/gid";
@@ -247,10 +247,10 @@ async function asCreateFailure<T>(ctx: Pick<AppContext, "log">, run: () => Promi
   try {
     return await run();
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    if (isKnownError(e)) throw e;
     if (isUniqueViolation(e)) throw conflict("This product was already reviewed for this order");
     ctx.log.error({ err: e }, "review creation failed");
-    throw new ApiError(500, Messages.FAILED_TO_CREATE_REVIEW);
+    throw failedError(Messages.FAILED_TO_CREATE_REVIEW);
   }
 }
 

@@ -11,8 +11,7 @@ import type { Db } from "~/db.server";
 import type { ProductCard } from "~/contract/products";
 import type { StylePreferences } from "~/contract/saved";
 import { Messages } from "~/contract/messages";
-import { ApiError } from "~/api/errors.server";
-import { DomainError, invalid, notFoundError } from "~/lib/domain-errors";
+import { failedError, invalid, isKnownError, notFoundError } from "~/lib/domain-errors";
 import { serialisedPerItem } from "~/db/item-lock.server";
 import { formatInterests, genderOfInterests, isGenderWord, parseInterests, withGender, type InterestGender } from "~/lib/interests";
 import { cardSelect, toProductCard } from "./catalog.server";
@@ -51,17 +50,15 @@ export function isVisibleRow(p: { status: string; publishedAt: Date | null }, no
 
 /**
  * Runs a step and turns an unexpected failure (a database error) into a 500 with the spec's
- * catalogue message (SPEC §8, e.g. "Failed to create user favorite store"); API errors (404,
- * 400…) go through unchanged. The original error stays as `cause` for the log.
+ * catalogue message (SPEC §8, e.g. "Failed to create user favorite store"): a `failed` domain
+ * error; known errors (404, 400…) go through unchanged. The original error stays as `cause` for the log.
  */
 export async function failWith<T>(message: string, step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (e) {
-    if (e instanceof ApiError || e instanceof DomainError) throw e;
-    const err = new ApiError(500, message);
-    (err as Error & { cause?: unknown }).cause = e;
-    throw err;
+    if (isKnownError(e)) throw e;
+    throw failedError(message, e);
   }
 }
 

@@ -41,9 +41,8 @@ import type { User } from "@prisma/client";
 import { z } from "zod";
 import type { AppContext } from "~/context.server";
 import type { Logger } from "~/lib/logger.server";
-import { ApiError } from "~/api/errors.server";
 import { toApiError } from "~/api/router.server";
-import { DomainError } from "~/lib/domain-errors";
+import { DomainError, isKnownError } from "~/lib/domain-errors";
 import { authenticateApiKey, type ApiKeyCaller } from "~/api/auth.server";
 import { Messages } from "~/contract/messages";
 import { ImageUrl } from "~/contract/vision";
@@ -80,11 +79,11 @@ const CODES: Record<number, string> = { 400: "BAD_USER_INPUT", 401: "UNAUTHENTIC
 
 const userError = (message: string, code = "BAD_USER_INPUT", extra: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extra } });
 
-/** A resolver's error as the caller sees it: ApiError and GraphQLError keep their message; anything else is logged and hidden. */
+/** A resolver's error as the caller sees it: domain errors, ApiError and GraphQLError keep their message; anything else is logged and hidden. */
 function formatError(e: GraphQLError, log: Logger): GraphQLFormattedError {
   const original = e.originalError;
   if (!original || original instanceof GraphQLError) return e.toJSON();
-  if (original instanceof ApiError || original instanceof DomainError) {
+  if (isKnownError(original)) {
     // Services throw domain errors; the API's mapping gives them their status.
     const err = toApiError(original);
     if (err.status >= 500) log.error({ err: original, cause: (original as Error & { cause?: unknown }).cause, path: e.path }, "data service resolver failed");
@@ -322,7 +321,7 @@ async function favoriteStores<T>(ctx: ResolverContext, failure: string, run: () 
   try {
     return await run();
   } catch (e) {
-    if (e instanceof GraphQLError || e instanceof ApiError || e instanceof DomainError) throw e;
+    if (e instanceof GraphQLError || isKnownError(e)) throw e;
     ctx.log.error({ err: e }, failure);
     throw new GraphQLError(failure, { extensions: { code: "INTERNAL_SERVER_ERROR" } });
   }
@@ -494,9 +493,10 @@ export async function handleDataServiceRequest(request: Request, ctx: Pick<AppCo
     try {
       caller = await authenticateApiKey(ctx, request);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) {
+      const refused = isKnownError(e) ? toApiError(e) : null;
+      if (refused?.status === 401) {
         status = 401;
-        return requestError(e.message, "UNAUTHENTICATED", 401);
+        return requestError(refused.message, "UNAUTHENTICATED", 401);
       }
       throw e;
     }

@@ -16,7 +16,7 @@ import sharp from "sharp";
 import type { Prisma } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { ApiError, badRequest, conflict, notFound, unprocessable } from "~/api/errors.server";
+import { conflictError as conflict, invalid as badRequest, isKnownError, notFoundError as notFound, unprocessableError as unprocessable } from "~/lib/domain-errors";
 import type { TryOnCategory, TryOnProductState } from "~/contract/tryons";
 import { Messages } from "~/contract/messages";
 import { cardSelect, toProductCard } from "../catalog.server";
@@ -230,7 +230,7 @@ export async function processMaskImage(ctx: AppContext, productId: string): Prom
   try {
     png = await garmentMask(bytes);
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    if (isKnownError(e)) throw e;
     throw unprocessable("The flat image could not be read as an image");
   }
   const key = `images/tryon/masks/${p.id.replace(/\D+/g, "") || "product"}-${Date.now().toString(36)}.png`;

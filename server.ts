@@ -36,17 +36,20 @@ export async function startServer(env: Record<string, string | undefined> = proc
   app.use(securityHeaders(config));
   app.use(csrfProtection(config, log));
 
+  // A file missing under these prefixes is a 404 (finalErrorHandler), not the storefront's page
+  // with 200: a broken image or script link must fail visibly (fallthrough: false).
   app.use(
     "/uploads",
     express.static(path.join(config.DATA_DIR, "uploads"), {
       index: false,
       maxAge: "7d",
+      fallthrough: false,
       setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
     }),
   );
-  app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", index: false }));
+  app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
   app.use(express.static(path.join(buildDir, "client"), { index: false, maxAge: "1h" }));
-  app.use("/sf-assets", express.static(path.join(buildDir, "storefront", "sf-assets"), { immutable: true, maxAge: "1y", index: false }));
+  app.use("/sf-assets", express.static(path.join(buildDir, "storefront", "sf-assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
 
   const remixHandler = remixRequestHandler(remixBuild, (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }));
 

@@ -118,4 +118,12 @@ describe("CSRF and error answers (built server)", () => {
     }
     expect(answers[0].status).toBe(405);
   });
+
+  it("a file missing under /uploads or /sf-assets is a 404, never the storefront page (a GDPR export path included)", async () => {
+    for (const p of ["/uploads/privacy/data-requests/1.json", "/uploads/images/no-such-image.jpg", "/sf-assets/no-such-file.js"]) {
+      const res = await fetch(`${base}${p}`);
+      expect(res.status, p).toBe(404);
+      expect(await res.text(), p).not.toContain("<html");
+    }
+  });
 });

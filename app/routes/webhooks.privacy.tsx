@@ -8,6 +8,7 @@ import {
   handleCustomerRedact,
   handleShopRedact,
 } from "~/services/shopify-webhooks.server";
+import { releaseWebhookDelivery } from "~/services/catalog-sync.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, topic, payload } = await authenticate.webhook(request);
@@ -32,7 +33,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     }
   } catch (e) {
     // Not done: forget the delivery, so Shopify's retry of it does the work instead of being skipped.
-    if (webhookId) await ctx.db.webhookDelivery.deleteMany({ where: { id: webhookId } }).catch(() => undefined);
+    await releaseWebhookDelivery(ctx.db, webhookId).catch(() => undefined);
     ctx.log.error({ err: e, topic, shop }, "privacy webhook failed");
     return new Response("The webhook could not be handled; retry later", { status: 500 });
   }

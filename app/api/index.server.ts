@@ -31,6 +31,7 @@ import { clonesHandlers } from "./handlers/clones.server";
 import { tryonsHandlers } from "./handlers/tryons.server";
 import { privacyHandlers } from "./handlers/privacy.server";
 import { staffInvitationsHandlers } from "./handlers/staff-invitations.server";
+import { cartHandlers } from "./handlers/cart.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
@@ -61,6 +62,7 @@ export const handlers: AllHandlers = {
   ...proposedImageEditsHandlers,
   ...privacyHandlers,
   ...staffInvitationsHandlers,
+  ...cartHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

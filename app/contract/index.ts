@@ -32,6 +32,7 @@ import { imageModelsEndpoints } from "./image-models";
 import { clonesEndpoints } from "./clones";
 import { privacyEndpoints } from "./privacy";
 import { staffInvitationsEndpoints } from "./staff-invitations";
+import { cartEndpoints } from "./cart";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -62,6 +63,7 @@ const areas = {
   clones: clonesEndpoints,
   privacy: privacyEndpoints,
   staffInvitations: staffInvitationsEndpoints,
+  cart: cartEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

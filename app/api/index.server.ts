@@ -32,6 +32,7 @@ import { tryonsHandlers } from "./handlers/tryons.server";
 import { privacyHandlers } from "./handlers/privacy.server";
 import { staffInvitationsHandlers } from "./handlers/staff-invitations.server";
 import { cartHandlers } from "./handlers/cart.server";
+import { checkoutHandlers } from "./handlers/checkout.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
@@ -63,6 +64,7 @@ export const handlers: AllHandlers = {
   ...privacyHandlers,
   ...staffInvitationsHandlers,
   ...cartHandlers,
+  ...checkoutHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

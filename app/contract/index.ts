@@ -33,6 +33,7 @@ import { clonesEndpoints } from "./clones";
 import { privacyEndpoints } from "./privacy";
 import { staffInvitationsEndpoints } from "./staff-invitations";
 import { cartEndpoints } from "./cart";
+import { checkoutEndpoints } from "./checkout";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -64,6 +65,7 @@ const areas = {
   privacy: privacyEndpoints,
   staffInvitations: staffInvitationsEndpoints,
   cart: cartEndpoints,
+  checkout: checkoutEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -15,6 +15,4 @@ export const cartHandlers: HandlersFor<typeof cartEndpoints> = {
   cartLinesRemove: notYet,
   cartDiscountCodesUpdate: notYet,
   usersRefreshCart: notYet,
-  checkoutLocalGet: notYet,
-  checkoutLocalComplete: notYet,
 };

@@ -10,6 +10,7 @@ import prisma from "./db.server";
 import { getConfig } from "./config.server";
 import { stripUnstorableDeep } from "./lib/unstorable-text";
 import { MAX_JSON_BODY_BYTES, limitRequestBody, refusingLargeBodies } from "./lib/body-limit.server";
+import { APP_SCOPES } from "./lib/app-scopes";
 
 /** The pinned Admin API version; GraphQL documents are validated against its schema in tests. */
 export const ADMIN_API_VERSION = ApiVersion.October26;
@@ -22,9 +23,7 @@ const shopify = shopifyApp({
   // Configured, or (local mode only) generated once in DATA_DIR: never a public constant.
   apiSecretKey: config.SHOPIFY_API_SECRET,
   apiVersion: ADMIN_API_VERSION,
-  scopes: (config.SCOPES ?? "read_products,write_products,read_orders,write_orders,read_inventory,write_inventory,read_customers,read_publications,write_publications,read_returns,write_returns,read_fulfillments,write_fulfillments")
-    .split(",")
-    .map((s) => s.trim()),
+  scopes: config.SCOPES ? config.SCOPES.split(",").map((s) => s.trim()).filter(Boolean) : [...APP_SCOPES],
   appUrl: config.SHOPIFY_APP_URL ?? config.APP_URL ?? `http://localhost:${config.PORT}`,
   authPathPrefix: "/auth",
   sessionStorage: new PrismaSessionStorage(prisma),

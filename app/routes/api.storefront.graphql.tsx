@@ -6,11 +6,12 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getAppContext } from "~/context.server";
+import { appBaseUrl } from "~/lib/app-url";
 import { handleStorefrontGraphQL } from "~/storefront-api/local-endpoint.server";
 
 const handle = (request: Request) => {
   const ctx = getAppContext();
-  return handleStorefrontGraphQL(request, { db: ctx.db, log: ctx.log });
+  return handleStorefrontGraphQL(request, { db: ctx.db, log: ctx.log, appUrl: appBaseUrl(ctx.config) });
 };
 
 export const loader = ({ request }: LoaderFunctionArgs) => handle(request);

@@ -1,7 +1,9 @@
 /**
  * The Storefront API cart documents (API 2025-07) for issue 15's checkout: the cart lives in
- * Shopify and checkout is Shopify's own (`checkoutUrl`). Isomorphic plain strings, kept apart from
- * STOREFRONT_DOCUMENTS because the local catalogue endpoint does not answer carts. Each is validated
+ * Shopify and checkout is Shopify's own (`checkoutUrl`); in local mode the local Storefront endpoint
+ * answers them from its own cart store. Isomorphic plain strings, kept apart from STOREFRONT_DOCUMENTS
+ * (the catalogue reads). `quantityAvailable` needs the unauthenticated_read_product_inventory
+ * scope (the app requests it): the cart shows "only N left" and caps quantities. Each is validated
  * against the real 2025-07 Storefront schema, deprecated fields refused, in
  * tests/unit/storefront-cart-documents.test.ts.
  */
@@ -71,6 +73,7 @@ export const CART_FIELDS_FRAGMENT = `#graphql
             sku
             availableForSale
             currentlyNotInStock
+            quantityAvailable
             price {
               amount
               currencyCode

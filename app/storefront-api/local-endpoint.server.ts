@@ -108,7 +108,14 @@ async function readBody(request: Request): Promise<GraphQLRequestBody | Response
 }
 
 /** Answers one HTTP request to the local Storefront endpoint. */
-export async function handleStorefrontGraphQL(request: Request, deps: { db: Db; log?: Logger }): Promise<Response> {
+export interface StorefrontEndpointDeps {
+  db: Db;
+  log?: Logger;
+  /** The app's public base URL: local carts' checkoutUrl points at its /checkout page (default: the request's origin). */
+  appUrl?: string;
+}
+
+export async function handleStorefrontGraphQL(request: Request, deps: StorefrontEndpointDeps): Promise<Response> {
   if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
   if (request.method !== "POST") return json(errorBody("Use POST with a JSON body { query, variables }", "METHOD_NOT_ALLOWED"), 405);
 

@@ -21,7 +21,7 @@ describe("Storefront cart documents (2025-07)", () => {
   }
 
   it("reads what a cart page and refresh-cart need: checkout URL, costs, availability, buyer and discounts", () => {
-    for (const field of ["checkoutUrl", "totalQuantity", "subtotalAmount", "totalAmount", "availableForSale", "compareAtAmountPerQuantity", "discountCodes", "buyerIdentity", "selectedOptions"]) {
+    for (const field of ["checkoutUrl", "totalQuantity", "subtotalAmount", "totalAmount", "availableForSale", "quantityAvailable", "compareAtAmountPerQuantity", "discountCodes", "buyerIdentity", "selectedOptions"]) {
       expect(CART_FIELDS_FRAGMENT).toContain(field);
     }
   });

@@ -23,6 +23,8 @@ import { withNotificationTriggers } from "~/services/notification-requests.serve
 import { createTaobaoSource } from "~/providers/taobao/index.server";
 import type { TaobaoSourcePort } from "~/providers/taobao/port";
 import { createImageAi, type ImageAiRouter } from "~/providers/image-ai/index.server";
+import type { StorefrontCartApi } from "~/storefront-api/cart-client";
+import { storefrontCartFor } from "~/storefront-api/reader.server";
 
 export interface AppContext {
   config: AppConfig;
@@ -51,6 +53,8 @@ export interface AppContext {
   taobao: TaobaoSourcePort;
   /** Image-AI provider per operation (IMAGE_AI_ADAPTER, IMAGE_AI_ROUTES); models load on first use. */
   imageAi: ImageAiRouter;
+  /** Shoppers' carts (issue 15): Shopify's Storefront API, or the local endpoint's carts in-process. */
+  storefrontCart: StorefrontCartApi;
 }
 
 export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number }; loginAccountRateLimit?: { points: number; durationSeconds: number } }): AppContext {
@@ -77,6 +81,7 @@ export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger;
     languageModel: createLanguageModel(deps.config, deps.db, deps.log),
     taobao: createTaobaoSource(deps.config, deps.log),
     imageAi: createImageAi(deps.config, { storage, log: deps.log, dataDir: deps.config.DATA_DIR }),
+    storefrontCart: storefrontCartFor({ config: deps.config, db: deps.db, log: deps.log }),
   };
 }
 

@@ -11,5 +11,7 @@ export function identityDeps(ctx: AppContext): IdentityDeps {
     loginAccountLimiter: ctx.loginAccountRateLimiter,
     queueEmail: (email) => queueEmail(ctx, email),
     appUrl: appBaseUrl(ctx.config),
+    cart: ctx.storefrontCart,
+    log: ctx.log,
   };
 }

@@ -10,6 +10,9 @@ import { hashPassword, verifyPassword } from "./passwords.server";
 import { assertAcceptablePassword } from "./password-policy.server";
 import { hashToken, issueToken, resolveToken, revokeToken } from "./tokens.server";
 import type { OutgoingEmail } from "./email.server";
+import type { Logger } from "~/lib/logger.server";
+import type { StorefrontCartApi } from "~/storefront-api/cart-client";
+import { mergeCarts } from "./cart.server";
 
 export const DEMO_EMAIL_DOMAIN = "@demo.local";
 
@@ -24,6 +27,9 @@ export interface IdentityDeps {
     consume(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }>;
     refund(key: string): Promise<void>;
   };
+  /** Shoppers' carts: the sign-in merge adds the account's earlier cart lines to the guest's cart. */
+  cart?: StorefrontCartApi;
+  log?: Logger;
 }
 
 export async function createGuest({ db }: IdentityDeps): Promise<{ user: User; token: string }> {
@@ -146,14 +152,15 @@ export async function changePassword(
  * Moves what a guest did into the caller's account. The guest proves ownership with its own
  * token; rows the account already has (same product saved twice) are dropped, not duplicated.
  */
-export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guestToken: string) {
+export async function mergeGuestIntoMe(deps: IdentityDeps, caller: User, guestToken: string) {
+  const { db } = deps;
   const guestRow = await resolveToken(db, guestToken);
   if (!guestRow) throw invalid("The guest session is invalid or expired");
   const guest = guestRow.user;
   if (guest.id === caller.id) throw invalid("This guest session is already your account");
   if (guest.auth_provider !== "guest" && guest.auth_provider !== "lead") throw notAllowed("Only guest accounts can be merged");
 
-  return db.$transaction(async (tx) => {
+  const merged = await db.$transaction(async (tx) => {
     const from = { user_id: guest.id };
     const to = { user_id: caller.id };
 
@@ -206,7 +213,7 @@ export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guest
     await tx.return.updateMany({ where: from, data: to });
     await tx.returnRequest.updateMany({ where: from, data: to });
     // The cart being filled in this browser wins; the account's earlier cart id is kept in its
-    // metadata (previousCartId), so nothing is lost.
+    // metadata (previousCartId), and its lines are added to the kept cart after the transaction.
     let cartMoved = false;
     if (guest.cart_id && guest.cart_id !== caller.cart_id) {
       await tx.user.update({
@@ -218,6 +225,14 @@ export async function mergeGuestIntoMe({ db }: IdentityDeps, caller: User, guest
     await tx.user.delete({ where: { id: guest.id } });
     return { savedProducts, favoriteStores, tryOns, savedTryOns, collections, clones, notificationRequests, orders, cartMoved, conversations, visionSearches };
   });
+  // Storefront calls stay outside the transaction (in local mode the Storefront is this database).
+  // The merge is best effort: the account already has the guest's cart; a failure is logged.
+  if (merged.cartMoved && guest.cart_id && deps.cart) {
+    await mergeCarts({ db, cart: deps.cart, log: deps.log }, caller, { guestCartId: guest.cart_id, previousCartId: caller.cart_id }).catch((e: unknown) =>
+      deps.log?.warn({ err: e, userId: caller.id }, "cart merge on sign-in failed; the account's earlier cart id stays in metadata.previousCartId"),
+    );
+  }
+  return merged;
 }
 
 async function moveUnique<R>(rows: R[], existsForCaller: (r: R) => Promise<unknown>, move: (r: R) => Promise<unknown>): Promise<number> {

@@ -1,18 +1,16 @@
 import type { cartEndpoints } from "~/contract/cart";
-import { unavailable } from "~/lib/domain-errors";
+import type { AppContext } from "~/context.server";
+import * as cart from "~/services/cart.server";
 import type { HandlersFor } from "../router.server";
 
-// Placeholders while issue 15 is built; replaced by the cart and local-checkout services.
-const notYet = async (): Promise<never> => {
-  throw unavailable("The cart is not available yet");
-};
+const deps = (ctx: AppContext): cart.CartDeps => ({ db: ctx.db, cart: ctx.storefrontCart, log: ctx.log });
 
-/** The caller's cart (access.user) and the local checkout. */
+/** The caller's own cart (access.user: guests included). */
 export const cartHandlers: HandlersFor<typeof cartEndpoints> = {
-  cartGet: notYet,
-  cartLinesAdd: notYet,
-  cartLinesUpdate: notYet,
-  cartLinesRemove: notYet,
-  cartDiscountCodesUpdate: notYet,
-  usersRefreshCart: notYet,
+  cartGet: async ({ ctx, auth }) => cart.getCart(deps(ctx), auth.user!),
+  cartLinesAdd: async ({ ctx, auth, input }) => cart.addLine(deps(ctx), auth.user!, input.body),
+  cartLinesUpdate: async ({ ctx, auth, input }) => cart.updateLine(deps(ctx), auth.user!, input.params.lineId, input.body.quantity),
+  cartLinesRemove: async ({ ctx, auth, input }) => cart.removeLine(deps(ctx), auth.user!, input.params.lineId),
+  cartDiscountCodesUpdate: async ({ ctx, auth, input }) => cart.updateDiscountCodes(deps(ctx), auth.user!, input.body.codes),
+  usersRefreshCart: async ({ ctx, auth }) => cart.refreshCart(deps(ctx), auth.user!),
 };

@@ -24,6 +24,8 @@ import { Clones } from "./pages/Clones";
 import { MyTryOns } from "./pages/MyTryOns";
 import { SavedTryOns } from "./pages/SavedTryOns";
 import { VerifyEmail } from "./pages/VerifyEmail";
+import { Checkout } from "./pages/Checkout";
+import { Cart } from "./pages/Cart";
 
 /**
  * Routes (SPEC §2): `/`, `/mens`, `/womens` home (feed, or search results with `?search=`);
@@ -61,6 +63,8 @@ export function App() {
           <Route path="/clones" element={<Clones />} />
           <Route path="/try-ons" element={<MyTryOns />} />
           <Route path="/saved-try-ons" element={<SavedTryOns />} />
+          <Route path="/cart" element={<Cart />} />
+          <Route path="/checkout" element={<Checkout />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

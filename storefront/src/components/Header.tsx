@@ -4,6 +4,7 @@ import { homePathFor, storesPathFor } from "../lib/gender-routing";
 import { GenderSwitch } from "./GenderSwitch";
 import { SearchBox } from "./SearchBox";
 import { AccountMenu } from "./AccountMenu";
+import { CartButton } from "./CartDrawer";
 
 export function Header() {
   const { gender } = useGender();
@@ -38,6 +39,7 @@ export function Header() {
         </div>
         <div className="header__account">
           <AccountMenu />
+          <CartButton />
         </div>
       </div>
     </header>

@@ -1,19 +1,24 @@
 import { Outlet } from "react-router-dom";
 import { Header } from "./Header";
+import { CartProvider } from "../lib/cart";
+import { CartDrawer } from "./CartDrawer";
 
 export function Layout() {
   return (
-    <div className="app">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <Header />
-      <main id="main" className="main">
-        <Outlet />
-      </main>
-      <footer className="footer">
-        <p>© {new Date().getFullYear()} Fashion Discovery</p>
-      </footer>
-    </div>
+    <CartProvider>
+      <div className="app">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <Header />
+        <main id="main" className="main">
+          <Outlet />
+        </main>
+        <footer className="footer">
+          <p>© {new Date().getFullYear()} Fashion Discovery</p>
+        </footer>
+        <CartDrawer />
+      </div>
+    </CartProvider>
   );
 }

@@ -14,6 +14,7 @@ import { ProductRatingLine } from "./reviews/ProductReviews";
 import { SaveButton } from "./SaveButton";
 import { AddToCollection } from "./AddToCollection";
 import { BackInStockButton } from "./BackInStockButton";
+import { AddToCart } from "./AddToCart";
 
 function StoreLink({ storeId, vendor }: { storeId: string | null; vendor: string }) {
   const api = useApi();
@@ -163,6 +164,8 @@ export function ProductDetails({ product, headingLevel = 1, headingId, compact =
             {variant.sku ? <span className="pd__sku"> · SKU {variant.sku}</span> : null}
           </p>
         )}
+
+        <AddToCart product={product} selection={selection} variant={variant} />
 
         {product.description && <p className={`pd__description${compact ? " pd__description--clamp" : ""}`}>{product.description}</p>}
       </div>

@@ -451,9 +451,10 @@ function throwUserErrors(r: CartMutationResult): void {
   const e: CartUserError | undefined = r.userErrors[0];
   if (!e) return;
   const field = (e.field ?? []).join(".");
-  if (e.code === "INVALID_MERCHANDISE_LINE" || /merchandiseId/.test(field) || /merchandise with id/i.test(e.message)) throw notFoundError(CartMessages.VARIANT_NOT_FOUND);
-  if (/^lines\.\d+\.id$/.test(field) || /^lineIds/.test(field)) throw notFoundError(CartMessages.LINE_NOT_FOUND);
-  if (field === "cartId") throw notFoundError(CartMessages.LINE_NOT_FOUND);
+  // By field first: Shopify's INVALID_MERCHANDISE_LINE names a cart line, a bad variant is INVALID on merchandiseId.
+  if (/merchandiseId$/.test(field)) throw notFoundError(CartMessages.VARIANT_NOT_FOUND);
+  if (/^lines\.\d+\.id$/.test(field) || /^lineIds/.test(field) || e.code === "INVALID_MERCHANDISE_LINE" || field === "cartId") throw notFoundError(CartMessages.LINE_NOT_FOUND);
+  if (/merchandise with id/i.test(e.message)) throw notFoundError(CartMessages.VARIANT_NOT_FOUND);
   if (e.code === "MAXIMUM_EXCEEDED" || e.code === "LESS_THAN" || e.code === "INVALID_INCREMENT" || e.code === "MINIMUM_NOT_MET") throw invalid(e.message);
   throw unprocessableError(e.message);
 }
@@ -489,11 +490,13 @@ async function settleVariant(deps: CartDeps, cartId: string, cart: SfCart, varia
     throwUserErrors(r);
     current = cartOf(r, current);
   }
-  const quantity = Math.min(CART_MAX_LINE_QUANTITY, keep.quantity + folded.reduce((s, l) => s + l.quantity, 0));
+  const wanted = keep.quantity + folded.reduce((s, l) => s + l.quantity, 0);
+  const quantity = Math.min(CART_MAX_LINE_QUANTITY, wanted);
   const update: CartLineUpdateInput = { id: keep.id, attributes: withPriceSeen(keep.attributes, keep.merchandise.price) };
   if (quantity !== keep.quantity) update.quantity = quantity;
   const r = await sf(() => deps.cart.updateLines(cartId, [update]), "update the cart");
   throwUserErrors(r);
+  if (wanted > quantity) warnings.push({ code: "LINE_QUANTITY_LIMIT", message: `At most ${CART_MAX_LINE_QUANTITY} of one item: the quantity was set to ${CART_MAX_LINE_QUANTITY}`, target: keep.id });
   warnings.push(...r.warnings);
   return { cart: cartOf(r, current), warnings };
 }

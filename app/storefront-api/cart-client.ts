@@ -238,8 +238,9 @@ export function createStorefrontCartApi(opts: StorefrontCartOptions): Storefront
       // A non-2xx answer (a document that fails validation → 400) carries its errors in the body.
       if (!graphQLErrors.length && e.response && !e.response.ok) {
         try {
-          const body = (await e.response.clone().json()) as { errors?: StorefrontCartError["graphQLErrors"] };
-          graphQLErrors = body.errors ?? [];
+          const body = (await e.response.clone().json()) as { errors?: StorefrontCartError["graphQLErrors"] | string };
+          // Shopify answers a bad token (401) or an outage with `{"errors": "<sentence>"}`, not a list.
+          graphQLErrors = typeof body.errors === "string" ? [{ message: body.errors }] : Array.isArray(body.errors) ? body.errors : [];
         } catch {
           /* not JSON */
         }

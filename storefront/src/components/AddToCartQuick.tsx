@@ -8,11 +8,12 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
-import type { ProductDetail } from "~/contract";
+import type { ProductCard as ProductCardData, ProductDetail } from "~/contract";
 import { errorMessage, useApi } from "../lib/api";
 import { CartActionError, useCart } from "../lib/cart";
 import { productPath } from "../lib/product-path";
 import { visibleOptions } from "../lib/variants";
+import { ProductCard } from "./ProductCard";
 import "../cart.css";
 
 /** The one variant a quick add may take, "choose" when the shopper must pick, or "sold-out". */
@@ -86,4 +87,25 @@ export function AddToCartQuick({
       )}
     </div>
   );
+}
+
+/** A product card with a quick add under it (saved products, the assistant's cards). */
+export function ProductCardWithQuickAdd({ product, onChooseOptions }: { product: ProductCardData; onChooseOptions?(product: ProductCardData): void }) {
+  return (
+    <div className="card-with-add" data-testid="card-with-add">
+      <ProductCard product={product} />
+      {product.availableForSale && <AddToCartQuick product={product} onChooseOptions={onChooseOptions ? () => onChooseOptions(product) : undefined} />}
+    </div>
+  );
+}
+
+/**
+ * On a page that shows the product's own picker (the try-on panel under the product details):
+ * "Choose options" brings the shopper to its first option rather than leaving the page.
+ */
+export function focusOptionPicker(productId: string): void {
+  const details = Array.from(document.querySelectorAll<HTMLElement>('[data-testid="product-details"]')).find((el) => el.dataset.productId === productId);
+  const target = details?.querySelector<HTMLElement>(".pd__option button") ?? details?.querySelector<HTMLElement>('[data-testid="add-to-cart-button"]');
+  target?.scrollIntoView({ block: "center", behavior: "smooth" });
+  target?.focus({ preventScroll: true });
 }

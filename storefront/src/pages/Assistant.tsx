@@ -16,7 +16,7 @@ import { AGENT_MESSAGE_MAX } from "~/contract/assistant";
 import { errorMessage, shouldRetry, useApi } from "../lib/api";
 import { useSession, USER_QUERY_PREFIX } from "../lib/session";
 import { productIdFromParam } from "../lib/product-path";
-import { ProductCard } from "../components/ProductCard";
+import { ProductCardWithQuickAdd } from "../components/AddToCartQuick";
 import { Spinner } from "../components/FeedStatus";
 import "./Assistant.css";
 
@@ -179,7 +179,7 @@ export function Assistant() {
             {m.products.length > 0 && (
               <div className="grid assistant__products" data-testid="assistant-products">
                 {m.products.map((p) => (
-                  <ProductCard key={p.id} product={p} />
+                  <ProductCardWithQuickAdd key={p.id} product={p} />
                 ))}
               </div>
             )}

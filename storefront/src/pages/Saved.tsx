@@ -12,9 +12,10 @@ import { ProductOpenerProvider, useProductModalRoute } from "../lib/product-open
 import { SAVED_LIST_KEY, primeToggles, savedKey, useSavedProduct } from "../lib/saved";
 import { useSession } from "../lib/session";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
-import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
+import { ProductGridSkeleton } from "../components/ProductCard";
 import { FeedFooter } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModal";
+import { ProductCardWithQuickAdd } from "../components/AddToCartQuick";
 import { GuestNote, SessionGate } from "../components/AccountNav";
 import { AccountPage } from "../components/AccountPage";
 import { ListStates } from "../components/ListStates";
@@ -90,7 +91,7 @@ export function Saved() {
           >
             <div className="grid" data-testid="saved-list">
               {items.map((i) =>
-                i.product ? <ProductCard key={i.product_id} product={i.product} /> : <UnavailableCard key={i.product_id} productId={i.product_id} />
+                i.product ? <ProductCardWithQuickAdd key={i.product_id} product={i.product} onChooseOptions={modal.open} /> : <UnavailableCard key={i.product_id} productId={i.product_id} />
               )}
             </div>
             <FeedFooter

@@ -11,6 +11,7 @@ import { SAVED_TRYONS_LIST_KEY, USER_TRYONS_LIST_KEY } from "../../lib/saved-try
 import { tryOnBusy, tryOnImage, tryOnKey, type TryOn } from "../../lib/tryons";
 import { ConfirmDialog } from "../ConfirmDialog";
 import { TryOnImage } from "./TryOnImage";
+import { AddToCartQuick } from "../AddToCartQuick";
 import { TryOnSaveButton } from "./TryOnPanel";
 import "../../tryon.css";
 
@@ -55,6 +56,7 @@ export function TryOnCard({ tryon, testId = "tryon-card" }: { tryon: TryOn; test
       {tryon.status === "failed" && tryon.error && <p className="clone-card__error">{tryon.error}</p>}
       <div className="tryon-card__actions">
         {tryon.status === "completed" && <TryOnSaveButton tryonId={tryon.id} />}
+        {tryon.status === "completed" && tryon.product && <AddToCartQuick product={tryon.product} label="Add this to cart" testId="tryon-add-to-cart" />}
         {image && (
           <button
             type="button"

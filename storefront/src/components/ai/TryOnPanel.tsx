@@ -23,6 +23,7 @@ import { InlineProblem, LoginPrompt } from "../LoginPrompt";
 import { HeartIcon } from "../SaveButton";
 import { AiProgress } from "./AiProgress";
 import { TryOnImage } from "./TryOnImage";
+import { AddToCartQuick, focusOptionPicker } from "../AddToCartQuick";
 import "../../account.css";
 import "../../tryon.css";
 
@@ -255,6 +256,12 @@ function TryOnBody({ productId, productTitle }: { productId: string; productTitl
             <TryOnImage url={tryOnImage(t)} alt={`${productTitle} on ${t.clone?.name ?? "your clone"}`} className="tryon__image" testId="tryon-result-image" />
             <div className="tryon__actions">
               <TryOnSaveButton tryonId={t.id} />
+              <AddToCartQuick
+                product={{ id: productId, title: productTitle }}
+                label="Add this to cart"
+                testId="tryon-add-to-cart"
+                onChooseOptions={() => focusOptionPicker(productId)}
+              />
               <Link className="button button--ghost button--small" to="/try-ons">
                 All your try-ons
               </Link>

@@ -7,7 +7,11 @@
  * so a custom field resolver reads plain objects built here from Prisma rows. What is supported:
  * `nodes(ids:)` / `node(id:)` (Product and ProductVariant), `product(id:|handle:)`,
  * `productByHandle`, and `products(first|last, after|before, query, sortKey, reverse)` with cursor
- * pagination. Fields the local catalogue does not have answer null (lists and connections answer
+ * pagination; and the cart (issue 15): `cart(id:)` and the mutations `cartCreate`, `cartLinesAdd`,
+ * `cartLinesUpdate`, `cartLinesRemove`, `cartDiscountCodesUpdate`, `cartBuyerIdentityUpdate`,
+ * answered from the local cart store (local-cart.server.ts, which holds the cart rules). A cart's
+ * `checkoutUrl` is the local checkout page, `<appUrl>/checkout?cart=<cart id>`. Other mutations
+ * are refused (NOT_SUPPORTED). Fields the local catalogue does not have answer null (lists and connections answer
  * empty). Only active products whose publishedAt is in the past (or unset) are visible.
  *
  * Status codes: a document that does not parse or fails validation → 400 `{ errors }`; everything
@@ -45,6 +49,21 @@ import { getStorefrontSchema } from "./schema.server";
 import { STOREFRONT_MAX_PAGE_SIZE, type ProductSortKey } from "./documents";
 import { parseSearchQuery, plainWords, type SearchQuery, type SearchTerm } from "./search-query";
 import { visibleProductWhere } from "~/services/visibility";
+import {
+  addLocalCartLines,
+  centsToAmount,
+  createLocalCart,
+  readLocalCart,
+  removeLocalCartLines,
+  updateLocalCartBuyerIdentity,
+  updateLocalCartDiscountCodes,
+  updateLocalCartLines,
+  type LocalBuyerIdentityInput,
+  type LocalCartCreateInput,
+  type LocalCartLineInput,
+  type LocalCartLineUpdateInput,
+  type LocalCartOutcome,
+} from "./local-cart.server";
 
 const MAX_BODY_BYTES = 100_000;
 const MAX_TOKENS = 10_000;
@@ -59,6 +78,8 @@ type Obj = Record<string, unknown>;
 interface Ctx {
   db: Db;
   now: Date;
+  /** Base of local carts' checkoutUrl (no trailing slash). */
+  appUrl: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -149,7 +170,8 @@ export async function handleStorefrontGraphQL(request: Request, deps: Storefront
 
   const operation = getOperationAST(document, body.operationName ?? undefined);
   if (operation && operation.operation !== "query") {
-    return json(errorBody(`The local Storefront endpoint answers queries only (got a ${operation.operation})`, "NOT_SUPPORTED"));
+    const unsupported = operation.operation === "mutation" ? unsupportedMutation(document, operation) : operation.operation;
+    if (unsupported) return json(errorBody(`The local Storefront endpoint answers queries and the cart mutations only (got ${unsupported})`, "NOT_SUPPORTED"));
   }
 
   if (operation) {
@@ -159,7 +181,7 @@ export async function handleStorefrontGraphQL(request: Request, deps: Storefront
     }
   }
 
-  const ctx: Ctx = { db: deps.db, now: new Date() };
+  const ctx: Ctx = { db: deps.db, now: new Date(), appUrl: (deps.appUrl ?? new URL(request.url).origin).replace(/\/+$/, "") };
   const result = await execute({
     schema,
     document,
@@ -225,6 +247,16 @@ export function estimateObjects(document: DocumentNode, operation: OperationDefi
 // Execution: a field resolver over plain objects
 
 const ROOT: Obj = {
+  cart: (args: { id: string }, ctx: Ctx) => resolveCart(ctx, args.id),
+  cartCreate: async (args: { input: LocalCartCreateInput }, ctx: Ctx) => cartPayload(ctx, "CartCreatePayload", await createLocalCart(ctx.db, args.input, ctx.now)),
+  cartLinesAdd: async (args: { cartId: string; lines: LocalCartLineInput[] }, ctx: Ctx) => cartPayload(ctx, "CartLinesAddPayload", await addLocalCartLines(ctx.db, args.cartId, args.lines, ctx.now)),
+  cartLinesUpdate: async (args: { cartId: string; lines: LocalCartLineUpdateInput[] }, ctx: Ctx) =>
+    cartPayload(ctx, "CartLinesUpdatePayload", await updateLocalCartLines(ctx.db, args.cartId, args.lines, ctx.now)),
+  cartLinesRemove: async (args: { cartId: string; lineIds: string[] }, ctx: Ctx) => cartPayload(ctx, "CartLinesRemovePayload", await removeLocalCartLines(ctx.db, args.cartId, args.lineIds)),
+  cartDiscountCodesUpdate: async (args: { cartId: string; discountCodes?: string[] | null }, ctx: Ctx) =>
+    cartPayload(ctx, "CartDiscountCodesUpdatePayload", await updateLocalCartDiscountCodes(ctx.db, args.cartId, args.discountCodes ?? [])),
+  cartBuyerIdentityUpdate: async (args: { cartId: string; buyerIdentity: LocalBuyerIdentityInput }, ctx: Ctx) =>
+    cartPayload(ctx, "CartBuyerIdentityUpdatePayload", await updateLocalCartBuyerIdentity(ctx.db, args.cartId, args.buyerIdentity)),
   nodes: (args: { ids: string[] }, ctx: Ctx) => resolveNodes(ctx, args.ids),
   node: async (args: { id: string }, ctx: Ctx) => (await resolveNodes(ctx, [args.id]))[0],
   product: (args: { id?: string | null; handle?: string | null }, ctx: Ctx) => resolveProduct(ctx, args),
@@ -461,15 +493,22 @@ async function resolveNodes(ctx: Ctx, ids: string[]): Promise<(Obj | null)[]> {
     const rows = await ctx.db.product.findMany({ where: { AND: [visibleWhere(ctx.now), { id: { in: productIds } }] }, include: productInclude });
     for (const row of rows) byId.set(row.id, productObj(row));
   }
-  if (variantIds.length) {
-    const rows = await ctx.db.product.findMany({ where: { AND: [visibleWhere(ctx.now), { variants: { some: { id: { in: variantIds } } } }] }, include: productInclude });
-    for (const row of rows) {
-      const product = productObj(row);
-      const variants = (product.variants as (a: ConnectionArgs) => { nodes: Obj[] })({ first: STOREFRONT_MAX_PAGE_SIZE }).nodes;
-      for (const v of variants) if (variantIds.includes(v.id as string)) byId.set(v.id as string, v);
-    }
-  }
+  for (const [id, v] of await variantObjs(ctx, variantIds)) byId.set(id, v);
   return ids.map((id) => byId.get(id) ?? null);
+}
+
+/** ProductVariant objects (with their product) of visible products, by variant id. */
+async function variantObjs(ctx: Ctx, variantIds: string[]): Promise<Map<string, Obj>> {
+  const byId = new Map<string, Obj>();
+  if (!variantIds.length) return byId;
+  const wanted = new Set(variantIds);
+  const rows = await ctx.db.product.findMany({ where: { AND: [visibleWhere(ctx.now), { variants: { some: { id: { in: [...wanted] } } } }] }, include: productInclude });
+  for (const row of rows) {
+    const product = productObj(row);
+    const variants = (product.variants as (a: ConnectionArgs) => { nodes: Obj[] })({ first: STOREFRONT_MAX_PAGE_SIZE }).nodes;
+    for (const v of variants) if (wanted.has(v.id as string)) byId.set(v.id as string, v);
+  }
+  return byId;
 }
 
 async function resolveProduct(ctx: Ctx, args: { id?: string | null; handle?: string | null }): Promise<Obj | null> {
@@ -477,6 +516,94 @@ async function resolveProduct(ctx: Ctx, args: { id?: string | null; handle?: str
   const where: Prisma.ProductWhereInput = args.id ? { id: args.id } : { handle: args.handle! };
   const row = await ctx.db.product.findFirst({ where: { AND: [visibleWhere(ctx.now), where] }, include: productInclude });
   return row ? productObj(row) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cart (local-cart.server.ts holds the store and its rules; this renders its state)
+
+const CART_MUTATIONS = new Set(["cartCreate", "cartLinesAdd", "cartLinesUpdate", "cartLinesRemove", "cartDiscountCodesUpdate", "cartBuyerIdentityUpdate"]);
+
+/** The first root field of a mutation the local endpoint does not answer (as text), or null. */
+function unsupportedMutation(document: DocumentNode, operation: OperationDefinitionNode): string | null {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const walk = (set: SelectionSetNode, depth: number): string | null => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (sel.name.value !== "__typename" && !CART_MUTATIONS.has(sel.name.value)) return `the mutation ${sel.name.value}`;
+      } else {
+        const inner = sel.kind === Kind.INLINE_FRAGMENT ? sel.selectionSet : fragments.get(sel.name.value)?.selectionSet;
+        const found = inner && depth < 10 ? walk(inner, depth + 1) : null;
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  return walk(operation.selectionSet, 0);
+}
+
+const cartMoney = (cents: number, currencyCode: string) => money(Number(centsToAmount(cents)), currencyCode);
+
+async function resolveCart(ctx: Ctx, cartId: string): Promise<Obj | null> {
+  const state = await readLocalCart(ctx.db, cartId, ctx.now);
+  if (!state) return null;
+  const variants = await variantObjs(ctx, state.lines.map((l) => l.variantId));
+  const cur = state.currencyCode;
+  const lines = state.lines
+    .filter((l) => variants.has(l.variantId))
+    .map((l) => {
+      const attributes = l.attributes.map((a) => ({ __typename: "Attribute", key: a.key, value: a.value }));
+      return {
+        __typename: "CartLine",
+        id: l.id,
+        quantity: l.quantity,
+        attributes,
+        attribute: (args: { key: string }) => attributes.find((a) => a.key === args.key) ?? null,
+        cost: {
+          __typename: "CartLineCost",
+          amountPerQuantity: cartMoney(l.unitCents, cur),
+          compareAtAmountPerQuantity: l.compareAtCents != null ? cartMoney(l.compareAtCents, cur) : null,
+          subtotalAmount: cartMoney(l.totalCents, cur),
+          totalAmount: cartMoney(l.totalCents, cur),
+        },
+        merchandise: variants.get(l.variantId),
+        discountAllocations: [],
+        sellingPlanAllocation: null,
+      } satisfies Obj;
+    });
+  return {
+    __typename: "Cart",
+    id: state.id,
+    checkoutUrl: `${ctx.appUrl}/checkout?cart=${encodeURIComponent(state.id)}`,
+    createdAt: iso(state.createdAt),
+    updatedAt: iso(state.updatedAt),
+    note: state.note,
+    totalQuantity: state.totalQuantity,
+    attributes: [],
+    attribute: null,
+    appliedGiftCards: [],
+    discountAllocations: [],
+    buyerIdentity: { __typename: "CartBuyerIdentity", email: state.email, countryCode: state.countryCode, phone: null, customer: null, purchasingCompany: null, preferences: null },
+    discountCodes: state.discountCodes.map((d) => ({ __typename: "CartDiscountCode", code: d.code, applicable: d.applicable })),
+    cost: {
+      __typename: "CartCost",
+      subtotalAmount: cartMoney(state.subtotalCents, cur),
+      subtotalAmountEstimated: false,
+      totalAmount: cartMoney(state.totalCents, cur),
+      totalAmountEstimated: false,
+      checkoutChargeAmount: cartMoney(state.totalCents, cur),
+    },
+    lines: (args: ConnectionArgs) => arrayConnection(lines, args),
+  };
+}
+
+function cartPayload(ctx: Ctx, typename: string, outcome: LocalCartOutcome): Obj {
+  return {
+    __typename: typename,
+    cart: outcome.cartId ? () => resolveCart(ctx, outcome.cartId!) : null,
+    userErrors: outcome.userErrors.map((e) => ({ __typename: "CartUserError", field: e.field, message: e.message, code: e.code })),
+    warnings: outcome.warnings.map((w) => ({ __typename: "CartWarning", code: w.code, message: w.message, target: w.target })),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

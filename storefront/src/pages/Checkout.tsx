@@ -156,14 +156,14 @@ export function CheckoutConfirmation({ order }: { order: PlacedOrder }) {
     <section className="page page--narrow checkout-done" aria-labelledby="checkout-done-title" data-testid="checkout-confirmation">
       <div className="state" role="status">
         <h1 id="checkout-done-title" className="state__title">
-          Order {order.name} placed
+          {`Order ${order.name} placed`}
         </h1>
         <p className="state__text">
-          Thank you! A confirmation is on its way to {order.email}. Total paid: {formatMoney(order.total.amount, order.total.currencyCode)} (test payment: no money was taken).
+          {`Thank you! A confirmation is on its way to ${order.email}. Total paid: ${formatMoney(order.total.amount, order.total.currencyCode)} (test payment: no money was taken).`}
         </p>
         <div className="state__actions">
           <Link className="button" to={orderPath(order.id)} data-testid="checkout-order-link">
-            View order {order.name}
+            {`View order ${order.name}`}
           </Link>
           <Link className="button button--ghost" to="/">
             Continue shopping
@@ -319,7 +319,7 @@ export function CheckoutView(props: {
 
           <Section title="Payment">
             <p className="checkout__test-note" data-testid="checkout-test-note">
-              Test payment: no money is taken. Use {checkout.testCards.approved}; {checkout.testCards.declined} is declined. Any future expiry date and any 3 digits work.
+              {`Test payment: no money is taken. Use ${checkout.testCards.approved}; ${checkout.testCards.declined} is declined. Any future expiry date and any 3 digits work.`}
             </p>
             <Field {...f} field="cardNumber" label="Card number" inputMode="numeric" autoComplete="cc-number" format={formatCardNumber} placeholder="1234 1234 1234 1234" />
             <div className="checkout__row">

@@ -7,6 +7,7 @@ import { endpoints, type EndpointDef, type EndpointInput, type EndpointOutput, t
 import { createRouteClient, type ApiClientOptions, type RouteDef } from "./core";
 
 export { ApiClientError, createRouteClient, type ApiClientOptions, type ClientFor, type RouteDef } from "./core";
+export { addToThemeCart, announceThemeCart, getThemeCart, numericVariantId, ThemeCartError, type ThemeCart, type ThemeCartOptions } from "./theme-cart";
 
 type StrictMethods = { [K in keyof Endpoints]: {} extends EndpointInput<Endpoints[K]> ? (input?: EndpointInput<Endpoints[K]>) => Promise<EndpointOutput<Endpoints[K]>> : (input: EndpointInput<Endpoints[K]>) => Promise<EndpointOutput<Endpoints[K]>> };
 

@@ -10,13 +10,23 @@ import { blockSchema, defaultSettings, renderLiquid, type LiquidValue } from "./
 export const THEME_EXTENSION_DIR = path.resolve(process.cwd(), "extensions/theme-blocks");
 export const THEME_ASSETS_DIR = path.join(THEME_EXTENSION_DIR, "assets");
 export const PREVIEW_ASSETS_PATH = "/theme-preview/assets";
+/** Liquid's `routes.cart_add_url` and `routes.cart_url` in the preview ("/cart/add" and "/cart" on a real store). */
+export const PREVIEW_CART_ADD_URL = "/theme-preview/cart/add";
+export const PREVIEW_CART_URL = "/theme-preview/cart";
 
 /** Shopify's Liquid objects the blocks read, as the preview fills them. */
 export interface PreviewPage {
   /** `template.name`: "index" for the home page, "product" for a product page. */
   template: "index" | "product";
   /** The page's product (Liquid's `product`): Shopify's numeric id and the handle. */
-  product?: { id: string; handle: string; title: string } | null;
+  product?: {
+    id: string;
+    handle: string;
+    title: string;
+    /** Liquid's `product.available` and `product.selected_or_first_available_variant` (numeric id). */
+    available?: boolean;
+    selected_or_first_available_variant?: { id: string } | null;
+  } | null;
   /** The logged-in customer (Liquid's `customer`), simulated by the fd_preview_customer cookie. */
   customer?: { id: string } | null;
 }
@@ -66,7 +76,8 @@ export async function renderPreviewBlock(block: PreviewBlock, page: PreviewPage,
     globals: {
       // The page's own origin: the blocks then call /apps/fashion/… on it (the local App Proxy stand-in).
       shop: { url: "", name: "Demo store" },
-      routes: { root_url: "/", all_products_collection_url: "/collections/all" },
+      // The theme's cart is the preview's own Ajax Cart stand-in (app/routes/theme-preview.cart*.tsx).
+      routes: { root_url: "/", all_products_collection_url: "/collections/all", cart_add_url: PREVIEW_CART_ADD_URL, cart_url: PREVIEW_CART_URL },
       request: { design_mode: false },
       template: { name: page.template },
       product: page.product ?? null,

@@ -13,7 +13,7 @@ export const PREVIEW_CUSTOMER_COOKIE = "fd_preview_customer";
 /** Where each block sits in the preview (together: every block of the extension). */
 export const PREVIEW_LAYOUT = {
   home: [{ name: "product-feed", settings: { heading: "New in" } }, { name: "photo-search" }] as PreviewBlock[],
-  productInfo: [{ name: "rating-summary" }, { name: "save-button" }, { name: "try-on-button" }] as PreviewBlock[],
+  productInfo: [{ name: "rating-summary" }, { name: "save-button" }, { name: "try-on-button" }, { name: "add-to-cart" }] as PreviewBlock[],
   productMain: [{ name: "product-reviews" }, { name: "similar-products" }, { name: "bought-together" }] as PreviewBlock[],
   /** App embeds (target body): rendered at the end of <body> on every page. */
   embeds: [{ name: "app-embed" }] as PreviewBlock[],
@@ -115,7 +115,15 @@ export async function renderHomePreview(opts: { assetsBuilt: boolean; customer: 
 
 export async function renderProductPreview(opts: { assetsBuilt: boolean; customer: { id: string } | null; product: ProductDetail }): Promise<string> {
   const p = opts.product;
-  const page: PreviewPage = { template: "product", customer: opts.customer, product: { id: gidTail(p.id), handle: p.handle, title: p.title } };
+  const variant = p.variants.find((v) => v.availableForSale) ?? p.variants[0];
+  const product = {
+    id: gidTail(p.id),
+    handle: p.handle,
+    title: p.title,
+    available: p.availableForSale,
+    selected_or_first_available_variant: variant ? { id: gidTail(variant.id) } : null,
+  };
+  const page: PreviewPage = { template: "product", customer: opts.customer, product };
   const image = p.featuredImage ? `<img src="${escapeHtml(p.featuredImage.url)}" alt="${escapeHtml(p.featuredImage.altText ?? p.title)}">` : "";
   const main = `  <section class="demo-product" data-product-id="${escapeHtml(p.id)}">
     <div class="demo-media">${image}</div>

@@ -22,6 +22,7 @@ export const BLOCK_SCRIPTS: readonly BlockScript[] = [
   { file: "fd-recommendations.js", entry: "recommendations.ts", blocks: ["similar-products", "bought-together"] },
   { file: "fd-photo-search.js", entry: "photo-search.ts", blocks: ["photo-search"] },
   { file: "fd-app-embed.js", entry: "app-embed.ts", blocks: ["app-embed"] },
+  { file: "fd-add-to-cart.js", entry: "add-to-cart.ts", blocks: ["add-to-cart"] },
 ];
 
 export const BLOCK_STYLESHEET = "fashion-blocks.css";

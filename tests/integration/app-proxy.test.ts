@@ -330,10 +330,10 @@ describe("theme preview: every block", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain("<h1>Silk slip dress</h1>");
-    for (const cls of ["fd-rating-summary", "fd-save-button", "fd-try-on", "fd-reviews", "fd-recommendations fd-recommendations--similar", "fd-recommendations fd-recommendations--bought-together", "fd-app-embed"]) {
+    for (const cls of ["fd-rating-summary", "fd-save-button", "fd-try-on", "fd-reviews", "fd-recommendations fd-recommendations--similar", "fd-recommendations fd-recommendations--bought-together", "fd-app-embed", "fd-add-to-cart"]) {
       expect(html, cls).toContain(`class="${cls}`);
     }
-    expect(html.match(/data-product-id="9001"/g)?.length).toBe(7);
+    expect(html.match(/data-product-id="9001"/g)?.length).toBe(8);
     expect(html).toContain('href="/apps/fashion/storefront/products/9001?tryon=1"');
     expect(html).toContain('data-template="product"');
     expect(html).not.toContain('data-customer="true"');

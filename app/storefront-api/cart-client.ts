@@ -28,6 +28,8 @@ export interface CartLineInput {
 }
 export interface CartLineUpdateInput {
   id: string;
+  /** Switches the line to another variant (a size change in the cart). */
+  merchandiseId?: string;
   quantity?: number;
   attributes?: CartAttribute[];
 }
@@ -209,7 +211,7 @@ export function flattenCart(c: RawCart): SfCart {
 // ---------------------------------------------------------------------------------------------
 
 const lineInput = (l: CartLineInput) => ({ merchandiseId: l.merchandiseId, quantity: l.quantity, ...(l.attributes ? { attributes: l.attributes } : {}) });
-const lineUpdateInput = (l: CartLineUpdateInput) => ({ id: l.id, ...(l.quantity !== undefined ? { quantity: l.quantity } : {}), ...(l.attributes ? { attributes: l.attributes } : {}) });
+const lineUpdateInput = (l: CartLineUpdateInput) => ({ id: l.id, ...(l.merchandiseId !== undefined ? { merchandiseId: l.merchandiseId } : {}), ...(l.quantity !== undefined ? { quantity: l.quantity } : {}), ...(l.attributes ? { attributes: l.attributes } : {}) });
 const identityInput = (i: CartBuyerIdentity) => ({ ...(i.email !== undefined ? { email: i.email } : {}), ...(i.countryCode !== undefined ? { countryCode: i.countryCode } : {}) });
 
 export function createStorefrontCartApi(opts: StorefrontCartOptions): StorefrontCartApi {

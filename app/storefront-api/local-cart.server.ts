@@ -84,13 +84,14 @@ export interface LocalCartWarning {
   target: string;
 }
 export interface LocalCartOutcome {
-  /** The cart's id when it exists (changed or not), null when it does not (unknown, forged, completed). */
-  cartId: string | null;
+  /** The cart after the mutation (as it was, when there are user errors); null when it does not exist (unknown, forged, completed). */
+  state: LocalCartState | null;
   userErrors: LocalCartUserError[];
   warnings: LocalCartWarning[];
 }
 
 const NO_CART: LocalCartUserError = { field: ["cartId"], message: "The specified cart does not exist.", code: "INVALID" };
+const noCart = (): LocalCartOutcome => ({ state: null, userErrors: [NO_CART], warnings: [] });
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -142,6 +143,8 @@ export const centsToAmount = (cents: number) => (cents / 100).toFixed(2);
 const toCents = (d: Prisma.Decimal | number) => Math.round(Number(d) * 100);
 
 type CartRow = Prisma.LocalCartGetPayload<{ include: { lines: true } }>;
+/** What pricing needs of a cart: its row and its lines (stored, or as a mutation leaves them). */
+type CartShape = Omit<CartRow, "lines"> & { lines: { id: string; variant_id: string; quantity: number; attributes: Prisma.JsonValue }[] };
 
 async function openCartRow(db: Client, ref: CartRef): Promise<CartRow | null> {
   const row = await db.localCart.findUnique({ where: { id: ref.token }, include: { lines: { orderBy: [{ position: "asc" }, { created_at: "asc" }] } } });
@@ -181,7 +184,7 @@ function attributesOf(json: Prisma.JsonValue): { key: string; value: string }[] 
     .map((a) => ({ key: String(a.key ?? ""), value: String(a.value ?? "") }));
 }
 
-function stateOf(row: CartRow, ref: CartRef, variants: Map<string, VariantInfo>): LocalCartState {
+function stateOf(row: CartShape, ref: CartRef, variants: Map<string, VariantInfo>): LocalCartState {
   const lines: LocalCartLineState[] = [];
   for (const l of row.lines) {
     const v = variants.get(l.variant_id);
@@ -355,10 +358,11 @@ async function planAdds(tx: Client, token: string, lines: WorkingLine[], inputs:
   const warnings: LocalCartWarning[] = [];
   if (inputs.length > MAX_INPUT_LINES) {
     userErrors.push({ field: fieldPrefix, message: `At most ${MAX_INPUT_LINES} lines per request.`, code: "MAXIMUM_EXCEEDED" });
-    return { userErrors, warnings, currency: cartCurrency };
+    return { userErrors, warnings, currency: cartCurrency, variants: undefined };
   }
   const variants = await visibleVariants(tx, [...inputs.map((i) => i.merchandiseId), ...lines.map((l) => l.variantId)], now);
-  let currency = cartCurrency;
+  // An empty cart (nothing visible in it) takes the currency of what is added.
+  let currency = lines.some((l) => variants.has(l.variantId)) ? cartCurrency : null;
   const checked = inputs.map((input, i) => {
     const field = [...fieldPrefix, String(i)];
     const quantity = input.quantity ?? 1;
@@ -370,7 +374,7 @@ async function planAdds(tx: Client, token: string, lines: WorkingLine[], inputs:
     else currency ??= variant.currencyCode;
     return { input, quantity, attrs, variant };
   });
-  if (userErrors.length) return { userErrors, warnings, currency: cartCurrency };
+  if (userErrors.length) return { userErrors, warnings, currency: cartCurrency, variants };
 
   for (const { quantity, attrs, variant } of checked) {
     const v = variant!;
@@ -406,7 +410,7 @@ async function planAdds(tx: Client, token: string, lines: WorkingLine[], inputs:
   if (visibleCount > LOCAL_CART_MAX_LINES) {
     userErrors.push({ field: fieldPrefix, message: `A cart holds at most ${LOCAL_CART_MAX_LINES} lines.`, code: "CART_TOO_LARGE" });
   }
-  return { userErrors, warnings, currency };
+  return { userErrors, warnings, currency, variants };
 }
 
 async function writeLines(tx: Tx, cartId: string, lines: WorkingLine[], removed: string[] = []) {
@@ -420,16 +424,38 @@ async function writeLines(tx: Tx, cartId: string, lines: WorkingLine[], removed:
   }
 }
 
-/** Runs `work` on an open cart under its lock; an unknown, forged or completed cart is a user error. */
-async function onCart(db: Db, cartId: string, work: (tx: Tx, row: CartRow, ref: CartRef) => Promise<Omit<LocalCartOutcome, "cartId">>): Promise<LocalCartOutcome> {
+interface CartWork {
+  userErrors: LocalCartUserError[];
+  warnings: LocalCartWarning[];
+  /** The lines after the change (default: unchanged). */
+  lines?: WorkingLine[];
+  /** Cart fields the change sets. */
+  patch?: { discount_codes?: string[]; email?: string | null; country_code?: string | null; currency_code?: string };
+  /** Visible variants already loaded for these lines (saves a query). */
+  variants?: Map<string, VariantInfo>;
+}
+
+/**
+ * Runs `work` on an open cart under its lock and answers the cart as the change leaves it (priced
+ * from the variants read inside the lock, so no second read). Unknown, forged or completed cart:
+ * a user error. A user error from `work`: nothing is written, the cart is answered as it was.
+ */
+async function onCart(db: Db, cartId: string, now: Date, work: (tx: Tx, row: CartRow) => Promise<CartWork>): Promise<LocalCartOutcome> {
   const ref = parseCartGid(cartId);
-  if (!ref) return { cartId: null, userErrors: [NO_CART], warnings: [] };
+  if (!ref) return noCart();
   return serialisedPerItem(db, `local-cart:${ref.token}`, async (tx) => {
     const row = await openCartRow(tx, ref);
-    if (!row) return { cartId: null, userErrors: [NO_CART], warnings: [] };
-    const result = await work(tx, row, ref);
-    if (!result.userErrors.length) await tx.localCart.update({ where: { id: row.id }, data: { updated_at: new Date() } });
-    return { cartId: cartGid(ref), ...result };
+    if (!row) return noCart();
+    const r = await work(tx, row);
+    if (r.userErrors.length) {
+      const variants = r.variants ?? (await visibleVariants(tx, row.lines.map((l) => l.variant_id), now));
+      return { state: stateOf(row, ref, variants), userErrors: r.userErrors, warnings: [] };
+    }
+    const updated = await tx.localCart.update({ where: { id: row.id }, data: { ...r.patch, updated_at: new Date() } });
+    const lines = (r.lines ?? workingLines(row)).filter((l) => l.quantity > 0);
+    const variants = r.variants ?? (await visibleVariants(tx, lines.map((l) => l.variantId), now));
+    const shape: CartShape = { ...updated, lines: lines.map((l) => ({ id: l.id, variant_id: l.variantId, quantity: l.quantity, attributes: l.attributes })) };
+    return { state: stateOf(shape, ref, variants), userErrors: [], warnings: r.warnings };
   });
 }
 
@@ -447,8 +473,8 @@ export async function createLocalCart(db: Db, input: LocalCartCreateInput, now: 
     const plan = await planAdds(tx, ref.token, lines, input.lines ?? [], null, now, ["input", "lines"]);
     userErrors.push(...plan.userErrors);
     // As on Shopify, a create with a user error creates nothing.
-    if (userErrors.length) return { cartId: null, userErrors, warnings: [] };
-    await tx.localCart.create({
+    if (userErrors.length) return { state: null, userErrors, warnings: [] };
+    const created = await tx.localCart.create({
       data: {
         id: ref.token,
         key_hash: hashKey(ref.key),
@@ -460,26 +486,23 @@ export async function createLocalCart(db: Db, input: LocalCartCreateInput, now: 
       },
     });
     await writeLines(tx, ref.token, lines);
-    return { cartId: cartGid(ref), userErrors: [], warnings: plan.warnings };
+    const shape: CartShape = { ...created, lines: lines.map((l) => ({ id: l.id, variant_id: l.variantId, quantity: l.quantity, attributes: l.attributes })) };
+    return { state: stateOf(shape, ref, plan.variants ?? new Map()), userErrors: [], warnings: plan.warnings };
   });
 }
 
 export function addLocalCartLines(db: Db, cartId: string, inputs: LocalCartLineInput[], now: Date = new Date()): Promise<LocalCartOutcome> {
-  return onCart(db, cartId, async (tx, row) => {
+  return onCart(db, cartId, now, async (tx, row) => {
     const lines = workingLines(row);
-    const visible = await visibleVariants(tx, lines.map((l) => l.variantId), now);
-    // An empty cart takes the currency of what is added.
-    const currency = lines.some((l) => visible.has(l.variantId)) ? row.currency_code : null;
-    const plan = await planAdds(tx, row.id, lines, inputs, currency, now, ["lines"]);
-    if (plan.userErrors.length) return { userErrors: plan.userErrors, warnings: [] };
+    const plan = await planAdds(tx, row.id, lines, inputs, row.currency_code, now, ["lines"]);
+    if (plan.userErrors.length) return { userErrors: plan.userErrors, warnings: [], variants: plan.variants };
     await writeLines(tx, row.id, lines);
-    if (plan.currency && plan.currency !== row.currency_code) await tx.localCart.update({ where: { id: row.id }, data: { currency_code: plan.currency } });
-    return { userErrors: [], warnings: plan.warnings };
+    return { userErrors: [], warnings: plan.warnings, lines, variants: plan.variants, patch: plan.currency && plan.currency !== row.currency_code ? { currency_code: plan.currency } : undefined };
   });
 }
 
 export function updateLocalCartLines(db: Db, cartId: string, updates: LocalCartLineUpdateInput[], now: Date = new Date()): Promise<LocalCartOutcome> {
-  return onCart(db, cartId, async (tx, row) => {
+  return onCart(db, cartId, now, async (tx, row) => {
     const userErrors: LocalCartUserError[] = [];
     const warnings: LocalCartWarning[] = [];
     if (updates.length > MAX_INPUT_LINES) return { userErrors: [{ field: ["lines"], message: `At most ${MAX_INPUT_LINES} lines per request.`, code: "MAXIMUM_EXCEEDED" }], warnings };
@@ -500,7 +523,7 @@ export function updateLocalCartLines(db: Db, cartId: string, updates: LocalCartL
     if (new Set(checked.map((c) => c.line?.id)).size !== checked.length && !userErrors.length) {
       userErrors.push({ field: ["lines"], message: "A line may be updated once per request.", code: "INVALID" });
     }
-    if (userErrors.length) return { userErrors, warnings: [] };
+    if (userErrors.length) return { userErrors, warnings: [], variants };
 
     const removed: string[] = [];
     for (const { u, line: l, attrs, variant } of checked) {
@@ -545,13 +568,14 @@ export function updateLocalCartLines(db: Db, cartId: string, updates: LocalCartL
       removed.push(line.id);
       line.state = "same";
     }
-    await writeLines(tx, row.id, lines.filter((l) => !removed.includes(l.id)), removed);
-    return { userErrors: [], warnings };
+    const kept = lines.filter((l) => !removed.includes(l.id));
+    await writeLines(tx, row.id, kept, removed);
+    return { userErrors: [], warnings, lines: kept, variants };
   });
 }
 
-export function removeLocalCartLines(db: Db, cartId: string, lineIds: string[]): Promise<LocalCartOutcome> {
-  return onCart(db, cartId, async (tx, row) => {
+export function removeLocalCartLines(db: Db, cartId: string, lineIds: string[], now: Date = new Date()): Promise<LocalCartOutcome> {
+  return onCart(db, cartId, now, async (tx, row) => {
     const userErrors: LocalCartUserError[] = [];
     const ids: string[] = [];
     for (const [i, id] of lineIds.entries()) {
@@ -562,26 +586,22 @@ export function removeLocalCartLines(db: Db, cartId: string, lineIds: string[]):
     }
     if (userErrors.length) return { userErrors, warnings: [] };
     await tx.localCartLine.deleteMany({ where: { cart_id: row.id, id: { in: ids } } });
-    return { userErrors: [], warnings: [] };
+    return { userErrors: [], warnings: [], lines: workingLines(row).filter((l) => !ids.includes(l.id)) };
   });
 }
 
-export function updateLocalCartDiscountCodes(db: Db, cartId: string, discountCodes: string[]): Promise<LocalCartOutcome> {
-  return onCart(db, cartId, async (tx, row) => {
+export function updateLocalCartDiscountCodes(db: Db, cartId: string, discountCodes: string[], now: Date = new Date()): Promise<LocalCartOutcome> {
+  return onCart(db, cartId, now, async () => {
     const userErrors: LocalCartUserError[] = [];
     const codes = checkCodes(discountCodes, ["discountCodes"], userErrors);
-    if (userErrors.length) return { userErrors, warnings: [] };
-    await tx.localCart.update({ where: { id: row.id }, data: { discount_codes: codes } });
-    return { userErrors: [], warnings: [] };
+    return { userErrors, warnings: [], patch: { discount_codes: codes } };
   });
 }
 
-export function updateLocalCartBuyerIdentity(db: Db, cartId: string, identity: LocalBuyerIdentityInput): Promise<LocalCartOutcome> {
-  return onCart(db, cartId, async (tx, row) => {
+export function updateLocalCartBuyerIdentity(db: Db, cartId: string, identity: LocalBuyerIdentityInput, now: Date = new Date()): Promise<LocalCartOutcome> {
+  return onCart(db, cartId, now, async () => {
     const userErrors: LocalCartUserError[] = [];
-    const data = checkIdentity(identity, ["buyerIdentity"], userErrors);
-    if (userErrors.length) return { userErrors, warnings: [] };
-    if (Object.keys(data).length) await tx.localCart.update({ where: { id: row.id }, data });
-    return { userErrors: [], warnings: [] };
+    const patch = checkIdentity(identity, ["buyerIdentity"], userErrors);
+    return { userErrors, warnings: [], patch };
   });
 }

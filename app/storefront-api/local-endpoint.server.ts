@@ -63,6 +63,7 @@ import {
   type LocalCartLineInput,
   type LocalCartLineUpdateInput,
   type LocalCartOutcome,
+  type LocalCartState,
 } from "./local-cart.server";
 
 const MAX_BODY_BYTES = 100_000;
@@ -248,15 +249,15 @@ export function estimateObjects(document: DocumentNode, operation: OperationDefi
 
 const ROOT: Obj = {
   cart: (args: { id: string }, ctx: Ctx) => resolveCart(ctx, args.id),
-  cartCreate: async (args: { input: LocalCartCreateInput }, ctx: Ctx) => cartPayload(ctx, "CartCreatePayload", await createLocalCart(ctx.db, args.input, ctx.now)),
+  cartCreate: async (args: { input?: LocalCartCreateInput | null }, ctx: Ctx) => cartPayload(ctx, "CartCreatePayload", await createLocalCart(ctx.db, args.input ?? {}, ctx.now)),
   cartLinesAdd: async (args: { cartId: string; lines: LocalCartLineInput[] }, ctx: Ctx) => cartPayload(ctx, "CartLinesAddPayload", await addLocalCartLines(ctx.db, args.cartId, args.lines, ctx.now)),
   cartLinesUpdate: async (args: { cartId: string; lines: LocalCartLineUpdateInput[] }, ctx: Ctx) =>
     cartPayload(ctx, "CartLinesUpdatePayload", await updateLocalCartLines(ctx.db, args.cartId, args.lines, ctx.now)),
-  cartLinesRemove: async (args: { cartId: string; lineIds: string[] }, ctx: Ctx) => cartPayload(ctx, "CartLinesRemovePayload", await removeLocalCartLines(ctx.db, args.cartId, args.lineIds)),
+  cartLinesRemove: async (args: { cartId: string; lineIds: string[] }, ctx: Ctx) => cartPayload(ctx, "CartLinesRemovePayload", await removeLocalCartLines(ctx.db, args.cartId, args.lineIds, ctx.now)),
   cartDiscountCodesUpdate: async (args: { cartId: string; discountCodes?: string[] | null }, ctx: Ctx) =>
-    cartPayload(ctx, "CartDiscountCodesUpdatePayload", await updateLocalCartDiscountCodes(ctx.db, args.cartId, args.discountCodes ?? [])),
+    cartPayload(ctx, "CartDiscountCodesUpdatePayload", await updateLocalCartDiscountCodes(ctx.db, args.cartId, args.discountCodes ?? [], ctx.now)),
   cartBuyerIdentityUpdate: async (args: { cartId: string; buyerIdentity: LocalBuyerIdentityInput }, ctx: Ctx) =>
-    cartPayload(ctx, "CartBuyerIdentityUpdatePayload", await updateLocalCartBuyerIdentity(ctx.db, args.cartId, args.buyerIdentity)),
+    cartPayload(ctx, "CartBuyerIdentityUpdatePayload", await updateLocalCartBuyerIdentity(ctx.db, args.cartId, args.buyerIdentity, ctx.now)),
   nodes: (args: { ids: string[] }, ctx: Ctx) => resolveNodes(ctx, args.ids),
   node: async (args: { id: string }, ctx: Ctx) => (await resolveNodes(ctx, [args.id]))[0],
   product: (args: { id?: string | null; handle?: string | null }, ctx: Ctx) => resolveProduct(ctx, args),
@@ -546,7 +547,11 @@ const cartMoney = (cents: number, currencyCode: string) => money(Number(centsToA
 
 async function resolveCart(ctx: Ctx, cartId: string): Promise<Obj | null> {
   const state = await readLocalCart(ctx.db, cartId, ctx.now);
-  if (!state) return null;
+  return state ? cartObj(ctx, state) : null;
+}
+
+/** The Storefront Cart object of a priced cart; merchandise is the catalogue's ProductVariant object. */
+async function cartObj(ctx: Ctx, state: LocalCartState): Promise<Obj> {
   const variants = await variantObjs(ctx, state.lines.map((l) => l.variantId));
   const cur = state.currencyCode;
   const lines = state.lines
@@ -600,7 +605,7 @@ async function resolveCart(ctx: Ctx, cartId: string): Promise<Obj | null> {
 function cartPayload(ctx: Ctx, typename: string, outcome: LocalCartOutcome): Obj {
   return {
     __typename: typename,
-    cart: outcome.cartId ? () => resolveCart(ctx, outcome.cartId!) : null,
+    cart: outcome.state ? () => cartObj(ctx, outcome.state!) : null,
     userErrors: outcome.userErrors.map((e) => ({ __typename: "CartUserError", field: e.field, message: e.message, code: e.code })),
     warnings: outcome.warnings.map((w) => ({ __typename: "CartWarning", code: w.code, message: w.message, target: w.target })),
   };

@@ -209,6 +209,39 @@ describe("local cart: lines", () => {
     expect(removed.cart!.totalQuantity).toBe(0);
   });
 
+  it("an update may switch a line's variant; a line that becomes the same as another merges into it", async () => {
+    const c = await newCart([
+      { merchandiseId: SCARF, quantity: 2 },
+      { merchandiseId: SHIRT_OK, quantity: 1 },
+    ]);
+    const [scarfLine, shirtLine] = c.lines;
+    const switched = await cart.updateLines(c.id, [{ id: shirtLine.id, merchandiseId: SCARF }]);
+    expect(switched.userErrors).toEqual([]);
+    expect(switched.cart!.lines.map((l) => [l.id, l.merchandise.id, l.quantity])).toEqual([[scarfLine.id, SCARF, 3]]);
+    const toSoldOut = await cart.updateLines(c.id, [{ id: scarfLine.id, merchandiseId: SHIRT_SOLD_OUT }]);
+    expect(toSoldOut.warnings.map((w) => [w.code, w.target])).toEqual([["MERCHANDISE_OUT_OF_STOCK", scarfLine.id]]);
+    expect(qtyOf(toSoldOut.cart)).toEqual({ [SCARF]: 3 });
+    const toHidden = await cart.updateLines(c.id, [{ id: scarfLine.id, merchandiseId: HIDDEN }]);
+    expect(toHidden.userErrors).toEqual([{ field: ["lines", "0", "merchandiseId"], message: `The merchandise with id ${HIDDEN} does not exist.`, code: "INVALID" }]);
+  });
+
+  it("a cart holds at most 500 lines (CART_TOO_LARGE)", async () => {
+    const variants = Array.from({ length: 501 }, (_, i) => ({ n: 100_000 + i, price: 1, inventory: 10 }));
+    await seedProduct(6, "Button Pack", "active", variants);
+    const c = await newCart([{ merchandiseId: variant(100_000), quantity: 1 }]);
+    const token = /Cart\/([^?]+)/.exec(c.id)![1];
+    await app.database.db.localCartLine.deleteMany({ where: { cart_id: token } });
+    await app.database.db.localCartLine.createMany({ data: variants.slice(0, 500).map((v, i) => ({ cart_id: token, variant_id: variant(v.n), quantity: 1, position: i })) });
+    const full = await cart.get(c.id);
+    expect(full!.totalQuantity).toBe(500);
+    const res = await cart.addLines(c.id, [{ merchandiseId: variant(100_500), quantity: 1 }]);
+    expect(res.userErrors).toEqual([{ field: ["lines"], message: "A cart holds at most 500 lines.", code: "CART_TOO_LARGE" }]);
+    // A line already in the cart can still grow.
+    const grow = await cart.addLines(c.id, [{ merchandiseId: variant(100_000), quantity: 1 }]);
+    expect(grow.userErrors).toEqual([]);
+    expect(grow.cart!.totalQuantity).toBe(501);
+  });
+
   it("a quantity below 1 or above the limit on add is a user error and adds nothing", async () => {
     const c = await newCart();
     const zero = await cart.addLines(c.id, [{ merchandiseId: SCARF, quantity: 0 }]);
@@ -386,6 +419,13 @@ describe("local cart over HTTP (POST /api/storefront/graphql)", () => {
     expect(created.cart.checkoutUrl).toMatch(/\/checkout\?cart=gid%3A%2F%2Fshopify%2FCart%2F/);
     const read = await post({ query: CART_DOCUMENTS.CartById, variables: { id: created.cart.id } });
     expect(((await read.json()) as { data: { cart: { id: string } } }).data.cart.id).toBe(created.cart.id);
+  });
+
+  it("cartCreate without input creates an empty cart", async () => {
+    const res = await post({ query: `mutation { cartCreate { cart { id totalQuantity } userErrors { code } } }` });
+    const body = (await res.json()) as { data: { cartCreate: { cart: { id: string; totalQuantity: number }; userErrors: unknown[] } } };
+    expect(body.data.cartCreate.userErrors).toEqual([]);
+    expect(body.data.cartCreate.cart.totalQuantity).toBe(0);
   });
 
   it("a mutation the local endpoint does not answer is refused; a bad document is a 400", async () => {

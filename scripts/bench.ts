@@ -29,6 +29,7 @@ import { runThroughput } from "./bench/throughput";
 import { runImportBenchmark } from "./bench/import";
 import { runFalBenchmark } from "./bench/fal";
 import { runTryOnBenchmark } from "./bench/tryon";
+import { runCartBenchmark } from "./bench/cart";
 
 const log = (line: string) => console.log(line);
 let sectionFailures = 0;
@@ -94,6 +95,10 @@ async function embedded(args: BenchArgs) {
       addSummary({ section: "api (embedded)", figure: `${name} p95`, value: `${pct(times, 95).toFixed(1)} ms` });
     }
   }
+  if (args.sections.has("cart")) await section("cart", async () => {
+    console.log("\nAdd to cart (POST /api/cart/lines, in-process, local Storefront on embedded PGlite, demo catalogue):");
+    await runCartBenchmark(b.ctx, { adds: 200, log });
+  });
   await shutdown();
 }
 
@@ -194,7 +199,7 @@ const started = performance.now();
 const discoverySelected = (["search", "recs", "photo", "throughput"] as const).some((s) => args.sections.has(s));
 let failed = false;
 try {
-  if (args.sections.has("startup") || args.sections.has("api")) await embedded(args);
+  if (args.sections.has("startup") || args.sections.has("api") || args.sections.has("cart")) await embedded(args);
   if (discoverySelected) await discovery(args);
   if (args.sections.has("import")) {
     console.log(`\n=== Taobao import: ${args.importItems} items end to end on the local source, ${args.importWorkers.join(" / ")} worker(s) ===`);

@@ -33,6 +33,7 @@ import type { Logger } from "~/lib/logger.server";
 import { DomainError, conflictError, failedError, invalid, notFoundError, unavailable, unprocessableError } from "~/lib/domain-errors";
 import {
   StorefrontCartError,
+  type CartLineInput,
   type CartLineUpdateInput,
   type CartMutationResult,
   type CartUserError,
@@ -99,8 +100,10 @@ export async function getCart(deps: CartDeps, user: Pick<User, "id">): Promise<C
 
 export async function addLine(deps: CartDeps, user: Pick<User, "id">, input: { merchandiseId: string; quantity: number }): Promise<Cart> {
   return perUser(user.id, async () => {
-    const owner = await loadOwner(deps.db, user.id);
-    const lines = [{ merchandiseId: input.merchandiseId, quantity: input.quantity }];
+    const [owner, shown] = await Promise.all([loadOwner(deps.db, user.id), shownPrice(deps.db, input.merchandiseId)]);
+    // Stamped in the add itself, so an add is one Storefront call (a line of the same variant with
+    // the same stamp merges into it); without a catalogue price the line is stamped afterwards.
+    const lines = [{ merchandiseId: input.merchandiseId, quantity: input.quantity, ...(shown ? { attributes: withPriceSeen([], shown) } : {}) }];
     const { cartId, result } = await mutateOrCreate(deps, owner, (id) => deps.cart.addLines(id, lines), { lines });
     throwUserErrors(result);
     const warnings = [...result.warnings];
@@ -110,7 +113,7 @@ export async function addLine(deps: CartDeps, user: Pick<User, "id">, input: { m
       // Nothing was added and no warning said why: the Storefront would not sell it.
       throw conflictError(CartMessages.SOLD_OUT);
     }
-    const settled = await settleVariant(deps, cartId, sf, input.merchandiseId);
+    const settled = await settleVariant(deps, cartId, sf, input.merchandiseId, shown);
     sf = settled.cart;
     warnings.push(...settled.warnings);
     sf = await ensureBuyerIdentity(deps, owner, sf);
@@ -329,8 +332,11 @@ export function priceSeen(line: Pick<SfCartLine, "attributes">): SfMoney | null 
 
 const samePrice = (a: SfMoney, b: SfMoney) => a.currencyCode === b.currencyCode && Number(a.amount) === Number(b.amount);
 
+const stampOf = (price: SfMoney) => `${Number(price.amount).toFixed(2)} ${price.currencyCode}`;
+const stampValue = (line: Pick<SfCartLine, "attributes">) => line.attributes.find((a) => a.key === PRICE_SEEN_ATTRIBUTE)?.value ?? null;
+
 function withPriceSeen(attributes: { key: string; value: string }[], price: SfMoney) {
-  return [...attributes.filter((a) => a.key !== PRICE_SEEN_ATTRIBUTE).map((a) => ({ key: a.key, value: a.value })), { key: PRICE_SEEN_ATTRIBUTE, value: `${Number(price.amount).toFixed(2)} ${price.currencyCode}` }];
+  return [...attributes.filter((a) => a.key !== PRICE_SEEN_ATTRIBUTE).map((a) => ({ key: a.key, value: a.value })), { key: PRICE_SEEN_ATTRIBUTE, value: stampOf(price) }];
 }
 
 /** The Storefront's stock warnings in the shopper's words (the rest pass through). */
@@ -424,7 +430,7 @@ async function mutateOrCreate(
   deps: CartDeps,
   owner: Owner,
   onExisting: (cartId: string) => Promise<CartMutationResult>,
-  createInput: { lines?: { merchandiseId: string; quantity: number }[]; discountCodes?: string[] },
+  createInput: { lines?: CartLineInput[]; discountCodes?: string[] },
 ): Promise<{ cartId: string; result: CartMutationResult }> {
   let cartId = owner.cart_id;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -474,15 +480,17 @@ async function findOwnLine(deps: CartDeps, userId: string, lineId: string): Prom
 }
 
 /**
- * After an add: stamps the variant's new line with the price seen and folds it into the variant's
- * existing line (Shopify keeps lines with different attributes apart).
+ * After an add: one line per variant with the price seen. A line added without a stamp gets the
+ * Storefront's price; a second line of the variant (added with another stamp: the price changed
+ * between two adds) is folded into the earlier one, which takes the newest stamp.
  */
-async function settleVariant(deps: CartDeps, cartId: string, cart: SfCart, variantId: string): Promise<{ cart: SfCart; warnings: CartWarning[] }> {
+async function settleVariant(deps: CartDeps, cartId: string, cart: SfCart, variantId: string, shown: SfMoney | null): Promise<{ cart: SfCart; warnings: CartWarning[] }> {
   const lines = cart.lines.filter((l) => l.merchandise.id === variantId);
-  const fresh = lines.filter((l) => !priceSeen(l));
-  if (!fresh.length) return { cart, warnings: [] };
-  const keep = lines.find((l) => priceSeen(l)) ?? fresh[0];
-  const folded = fresh.filter((l) => l.id !== keep.id);
+  if (lines.length === 1 && priceSeen(lines[0])) return { cart, warnings: [] };
+  if (!lines.length) return { cart, warnings: [] };
+  const newest = shown ? stampOf(shown) : null;
+  const keep = lines.find((l) => stampValue(l) !== newest) ?? lines[0];
+  const folded = lines.filter((l) => l.id !== keep.id);
   const warnings: CartWarning[] = [];
   let current = cart;
   if (folded.length) {
@@ -492,13 +500,23 @@ async function settleVariant(deps: CartDeps, cartId: string, cart: SfCart, varia
   }
   const wanted = keep.quantity + folded.reduce((s, l) => s + l.quantity, 0);
   const quantity = Math.min(CART_MAX_LINE_QUANTITY, wanted);
-  const update: CartLineUpdateInput = { id: keep.id, attributes: withPriceSeen(keep.attributes, keep.merchandise.price) };
+  const update: CartLineUpdateInput = { id: keep.id, attributes: withPriceSeen(keep.attributes, shown ?? keep.merchandise.price) };
   if (quantity !== keep.quantity) update.quantity = quantity;
   const r = await sf(() => deps.cart.updateLines(cartId, [update]), "update the cart");
   throwUserErrors(r);
   if (wanted > quantity) warnings.push({ code: "LINE_QUANTITY_LIMIT", message: `At most ${CART_MAX_LINE_QUANTITY} of one item: the quantity was set to ${CART_MAX_LINE_QUANTITY}`, target: keep.id });
   warnings.push(...r.warnings);
   return { cart: cartOf(r, current), warnings };
+}
+
+/**
+ * The variant's price as the storefront shows it (the catalogue read model, which the storefront's
+ * pages render): the price the shopper saw when pressing "Add to cart". Null when the read model
+ * does not have the variant (then the Storefront's price at add is used).
+ */
+async function shownPrice(db: Db, variantId: string): Promise<SfMoney | null> {
+  const v = await db.productVariant.findUnique({ where: { id: variantId }, select: { price: true, currencyCode: true } });
+  return v ? { amount: Number(v.price.toString()).toFixed(2), currencyCode: v.currencyCode } : null;
 }
 
 /** A verified email not yet on the cart's buyer identity is set (Shopify pre-fills checkout with it). */

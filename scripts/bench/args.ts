@@ -1,10 +1,10 @@
 /**
  * Flags of `npm run bench -- [flags]`.
  */
-export const SECTIONS = ["startup", "api", "search", "recs", "photo", "throughput", "import", "fal", "tryon"] as const;
+export const SECTIONS = ["startup", "api", "cart", "search", "recs", "photo", "throughput", "import", "fal", "tryon"] as const;
 export type Section = (typeof SECTIONS)[number];
 const GROUPS: Record<string, Section[]> = {
-  embedded: ["startup", "api"],
+  embedded: ["startup", "api", "cart"],
   discovery: ["search", "recs", "photo", "throughput"],
   all: [...SECTIONS],
   relevance: ["search"],
@@ -30,7 +30,7 @@ export interface BenchArgs {
 export const USAGE = `npm run bench -- [flags]
 
   --only=<sections>    comma-separated: ${SECTIONS.join(", ")}
-                       (groups: embedded = startup,api; discovery = search,recs,photo,throughput; taobao = import)
+                       (groups: embedded = startup,api,cart; discovery = search,recs,photo,throughput; taobao = import)
   --products=<n>       size of the generated catalogue (default 20000; e.g. 2000 for a quick check)
   --queries=<n>        mixed search queries timed in-process (default 200)
   --connections=<n>    concurrent HTTP clients of the throughput run (default 32)
@@ -39,6 +39,7 @@ export const USAGE = `npm run bench -- [flags]
                        else Express with the API handler), build, or api
   --import-items=<n>   Taobao items per run of the import benchmark (default 100)
   --import-workers=<l> worker counts of its runs, comma-separated (default 1,2,4)
+  (cart: add-to-cart latency in-process on the local Storefront, target p95 ≤ 50 ms)
   (fal: adapter overhead per request against a local fake of fal's queue; --queries=<n> requests)
   (tryon: local CPU try-on latency warm/cold, clone photo preprocessing, peak RSS; 5 warm runs)
   --verbose            print the score of every labelled query

@@ -124,6 +124,17 @@ describe.each([["local"], ["shopify"]] as const)("the cart on the %s Storefront"
       [p.variants[1], 1],
     ]);
     expect(two.body.totalQuantity).toBe(3);
+
+    // The price changed between two adds: still one line; the shopper saw the new price, so no issue.
+    await setVariant(p.variants[1], { price: 58 });
+    const changed = await add(u.token, p.variants[1], 1);
+    expect(changed.status).toBe(200);
+    expect(changed.body.lines.map((l: { merchandise: { variantId: string }; quantity: number; issue: unknown }) => [l.merchandise.variantId, l.quantity, l.issue])).toEqual([
+      [p.variants[0], 2, null],
+      [p.variants[1], 2, null],
+    ]);
+    const stored = await sfCart().get(changed.body.id);
+    expect(stored!.lines[1].attributes).toEqual([{ key: "_price_seen", value: `58.00 ${stored!.lines[1].merchandise.price.currencyCode}` }]);
   });
 
   it("an unknown variant or one of a product shoppers cannot see is 404; a sold-out one 409", async () => {

@@ -144,6 +144,26 @@ describe("the local checkout: happy path", () => {
     expect(mine.body.items.map((o: { id: string }) => o.id)).toEqual([order.id]);
   });
 
+  it("the order stands when its confirmation email cannot be queued", async () => {
+    const db = app.database.db;
+    // The outbox refuses confirmations (a failing email store), nothing else.
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION test_refuse_confirmation() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'outbox unavailable'; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER test_refuse_confirmation BEFORE INSERT ON email_outbox FOR EACH ROW WHEN (NEW.kind = 'order_confirmation') EXECUTE FUNCTION test_refuse_confirmation()`);
+    try {
+      const shopper = await app.createUser();
+      const p = await product({ inventory: 2 });
+      const cartId = await cartWith([{ merchandiseId: p.variant, quantity: 1 }]);
+      const r = await place(shopper.token, checkoutBody(cartId, { email: "no-mail@example.test" }));
+      expect(r.status).toBe(201);
+      expect(await stock(p.variant)).toBe(1);
+      expect(await db.order.findUnique({ where: { id: r.body.order.id } })).not.toBeNull();
+      expect(await db.emailOutbox.count({ where: { to: "no-mail@example.test" } })).toBe(0);
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER test_refuse_confirmation ON email_outbox`);
+      await db.$executeRawUnsafe(`DROP FUNCTION test_refuse_confirmation()`);
+    }
+  });
+
   it("an order placed here is reviewable once delivered, as a webhook order", async () => {
     const shopper = await app.createUser();
     const p = await product();

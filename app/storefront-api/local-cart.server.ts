@@ -2,7 +2,8 @@
  * The local cart store (embedded default, issue 15): what Shopify keeps for a Storefront cart,
  * kept in the app database (local_carts, local_cart_lines) and served through the local
  * Storefront endpoint (local-endpoint.server.ts, the GraphQL layer), plus what the local checkout
- * needs: `readLocalCart` (the priced cart) and `completeLocalCart` (the cart became an order).
+ * needs: `readLocalCart` (the priced cart), `completeLocalCart` (the cart became an order) and
+ * `lockLocalCart` (hold off cart mutations inside the checkout's transaction).
  *
  * Behaviour follows Shopify's cart:
  * - Ids: `gid://shopify/Cart/<token>?key=<secret>`; a cart is only found with its key (the id is a
@@ -22,7 +23,7 @@
 import crypto from "node:crypto";
 import type { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
-import { serialisedPerItem, type Tx } from "~/db/item-lock.server";
+import { lockItem, serialisedPerItem, type Tx } from "~/db/item-lock.server";
 import { visibleProductWhere } from "~/services/visibility";
 import { applyLocalDiscounts } from "./local-discounts";
 
@@ -60,6 +61,9 @@ export function parseCartLineGid(id: string): { lineId: string; token: string } 
   const m = LINE_GID.exec(id);
   return m ? { lineId: m[1], token: m[2] } : null;
 }
+
+/** One lock per cart: its mutations and its completion run one at a time. */
+const cartLockKey = (token: string) => `local-cart:${token}`;
 
 const hashKey = (key: string) => crypto.createHash("sha256").update(key).digest("hex");
 
@@ -251,10 +255,28 @@ export async function readLocalCart(db: Client, cartId: string, now: Date = new 
 export async function completeLocalCart(db: Client, cartId: string, now: Date = new Date()): Promise<boolean> {
   const ref = parseCartGid(cartId);
   if (!ref) return false;
-  const row = await db.localCart.findUnique({ where: { id: ref.token }, select: { key_hash: true, completed_at: true } });
-  if (!row || row.completed_at || !keyMatches(ref.key, row.key_hash)) return false;
-  const { count } = await db.localCart.updateMany({ where: { id: ref.token, completed_at: null }, data: { completed_at: now } });
-  return count === 1;
+  const complete = async (tx: Tx) => {
+    // The cart mutations' lock: a mutation in flight finishes first, and one that waits for the
+    // caller's transaction then finds the cart completed.
+    await lockItem(tx, cartLockKey(ref.token));
+    const row = await tx.localCart.findUnique({ where: { id: ref.token }, select: { key_hash: true, completed_at: true } });
+    if (!row || row.completed_at || !keyMatches(ref.key, row.key_hash)) return false;
+    const { count } = await tx.localCart.updateMany({ where: { id: ref.token, completed_at: null }, data: { completed_at: now } });
+    return count === 1;
+  };
+  return "$transaction" in db ? db.$transaction(complete) : complete(db);
+}
+
+/**
+ * Takes the cart's lock in the caller's transaction (held until it ends): no cart mutation runs
+ * meanwhile, so a checkout can read the cart (readLocalCart with the same `tx`) and act on it.
+ * False for an id that is not a cart id.
+ */
+export async function lockLocalCart(tx: Tx, cartId: string): Promise<boolean> {
+  const ref = parseCartGid(cartId);
+  if (!ref) return false;
+  await lockItem(tx, cartLockKey(ref.token));
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -443,7 +465,7 @@ interface CartWork {
 async function onCart(db: Db, cartId: string, now: Date, work: (tx: Tx, row: CartRow) => Promise<CartWork>): Promise<LocalCartOutcome> {
   const ref = parseCartGid(cartId);
   if (!ref) return noCart();
-  return serialisedPerItem(db, `local-cart:${ref.token}`, async (tx) => {
+  return serialisedPerItem(db, cartLockKey(ref.token), async (tx) => {
     const row = await openCartRow(tx, ref);
     if (!row) return noCart();
     const r = await work(tx, row);

@@ -13,7 +13,7 @@ import { localStorefrontApiUrl } from "../../app/storefront-api/client";
 import { createStorefrontCartApi, StorefrontCartError, type StorefrontCartApi, type SfCart } from "../../app/storefront-api/cart-client";
 import { CART_DOCUMENTS } from "../../app/storefront-api/cart-documents";
 import { handleStorefrontGraphQL } from "../../app/storefront-api/local-endpoint.server";
-import { completeLocalCart, readLocalCart } from "../../app/storefront-api/local-cart.server";
+import { completeLocalCart, lockLocalCart, readLocalCart } from "../../app/storefront-api/local-cart.server";
 import { storefrontCartFor } from "../../app/storefront-api/reader.server";
 
 type RouteFn = (args: ActionFunctionArgs) => Promise<Response> | Response;
@@ -378,6 +378,22 @@ describe("local cart: checkout hand-off, concurrency, live prices", () => {
     expect(await readLocalCart(app.database.db, c.id)).toBeNull();
     const add = await cart.addLines(c.id, [{ merchandiseId: SCARF, quantity: 1 }]);
     expect(add.userErrors[0]).toMatchObject({ field: ["cartId"], code: "INVALID" });
+  });
+
+  it("a checkout's transaction can lock, read and complete the cart; two completions at once: exactly one wins", async () => {
+    const c = await newCart([{ merchandiseId: SCARF, quantity: 3 }]);
+    const read = await app.database.db.$transaction(async (tx) => {
+      expect(await lockLocalCart(tx, c.id)).toBe(true);
+      const state = await readLocalCart(tx, c.id);
+      expect(await completeLocalCart(tx, c.id)).toBe(true);
+      return state;
+    });
+    expect(read!.totalCents).toBe(3750);
+    expect(await cart.get(c.id)).toBeNull();
+
+    const d = await newCart([{ merchandiseId: SCARF, quantity: 1 }]);
+    const results = await Promise.all([completeLocalCart(app.database.db, d.id), completeLocalCart(app.database.db, d.id), cart.addLines(d.id, [{ merchandiseId: SCARF, quantity: 1 }])]);
+    expect(results.slice(0, 2).filter(Boolean)).toHaveLength(1);
   });
 
   it("concurrent adds to one cart: every add lands, the same variant merges into one line with every quantity", async () => {

@@ -271,6 +271,36 @@ describe("the local checkout: refusals change nothing", () => {
     expect(await app.ctx.storefrontCart.get(cartId)).not.toBeNull(); // still there to fix
   });
 
+  it("a cart changed between reading it and placing the order: 409 cart_changed, nothing taken", async () => {
+    const shopper = await app.createUser();
+    const a = await product({ inventory: 5 });
+    const b = await product({ inventory: 5 });
+    const cartId = await cartWith([{ merchandiseId: a.variant, quantity: 1 }]);
+    const real = app.ctx.storefrontCart;
+    // Another tab adds a line right after the checkout read the cart.
+    app.ctx.storefrontCart = {
+      ...real,
+      get: async (id: string) => {
+        const read = await real.get(id);
+        await real.addLines(id, [{ merchandiseId: b.variant, quantity: 1 }]);
+        return read;
+      },
+    };
+    try {
+      const r = await place(shopper.token, checkoutBody(cartId));
+      expect(r.status).toBe(409);
+      expect(r.body.error.details).toEqual({ code: "cart_changed" });
+    } finally {
+      app.ctx.storefrontCart = real;
+    }
+    expect([await stock(a.variant), await stock(b.variant)]).toEqual([5, 5]);
+    expect((await real.get(cartId))?.totalQuantity).toBe(2);
+    // Placed again, the order has both lines.
+    const ok = await place(shopper.token, checkoutBody(cartId));
+    expect(ok.status).toBe(201);
+    expect(await app.database.db.orderItem.count({ where: { order_id: ok.body.order.id } })).toBe(2);
+  });
+
   it("with COMMERCE_ADAPTER=shopify both endpoints answer 409: checkout is Shopify's", async () => {
     const shopifyApp = await createTestApp({ env: shopifyAdapterEnv() });
     try {

@@ -38,6 +38,7 @@ import { orderConfirmationEmail } from "./confirmation-email";
 export const CHECKOUT_ON_SHOPIFY = "Checkout happens on Shopify: open the cart's checkoutUrl";
 export const CART_GONE = "This cart does not exist or was already checked out";
 export const CART_EMPTY = "Your cart is empty";
+export const CART_CHANGED = "Your cart changed while you were checking out: check the order summary and place the order again";
 /** The first order number of a store with no orders (Shopify starts at #1001 too). */
 const FIRST_ORDER_NUMBER = 1001;
 
@@ -52,6 +53,12 @@ export interface LocalCheckoutDeps {
   queue: JobQueue;
   /** The Storefront cart (the local endpoint in the embedded default). */
   cart: Pick<StorefrontCartApi, "get">;
+  /**
+   * Inside the order's transaction: takes the cart's lock (held until the transaction ends, so no
+   * cart change runs meanwhile) and answers its lines as they are now, or null when the cart is
+   * unknown or already completed.
+   */
+  lockCart(tx: Tx, cartId: string): Promise<{ variantId: string; quantity: number }[] | null>;
   /**
    * Marks the local cart completed inside the order's transaction (after it the Storefront answers
    * null for it, as Shopify does for a checked-out cart); false when it was already completed or
@@ -99,6 +106,13 @@ function wantedStock(cart: SfCart) {
   }
   // A fixed order: concurrent checkouts lock shared variant rows in the same order, so they never deadlock.
   return [...byVariant.values()].sort((a, b) => (a.variantId < b.variantId ? -1 : a.variantId > b.variantId ? 1 : 0));
+}
+
+/** The same variants in the same quantities (lines of one variant counted together). */
+function sameLines(current: { variantId: string; quantity: number }[], wanted: { variantId: string; quantity: number }[]): boolean {
+  const now = new Map<string, number>();
+  for (const l of current) now.set(l.variantId, (now.get(l.variantId) ?? 0) + l.quantity);
+  return now.size === wanted.length && wanted.every((w) => now.get(w.variantId) === w.quantity);
 }
 
 interface TakenRow {
@@ -162,8 +176,11 @@ export async function completeCheckout(deps: LocalCheckoutDeps, caller: Caller, 
 
   const placed = await deps.db.$transaction(
     async (tx) => {
-      // One checkout per cart at a time; the second finds it completed (404) with nothing taken.
-      await lockItem(tx, `local-checkout:cart:${body.cartId}`);
+      // The cart's own lock: one checkout per cart at a time (the second finds it completed: 404,
+      // nothing taken), and no cart change between what was read above and the order.
+      const current = await deps.lockCart(tx, body.cartId);
+      if (!current) throw notFoundError(CART_GONE);
+      if (!sameLines(current, wanted)) throw conflictError(CART_CHANGED, { code: "cart_changed" });
       if (!(await deps.completeCart(tx, body.cartId))) throw notFoundError(CART_GONE);
 
       // Stock: one conditional UPDATE per variant. Under concurrency PostgreSQL re-checks the

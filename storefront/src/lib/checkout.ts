@@ -133,7 +133,7 @@ export function checkoutFailure(error: unknown): CheckoutFailure {
     const issues = Array.isArray(d.issues) ? d.issues.filter((i): i is { path: string; message: string } => !!i && typeof i === "object" && typeof (i as { path?: unknown }).path === "string" && typeof (i as { message?: unknown }).message === "string") : [];
     const fields = fieldErrorsOf(issues);
     const message = error.status === 400 && Object.keys(fields).length ? "Check the highlighted fields." : error.message;
-    return { message, fields, reloadCart: error.status === 409 && d.code === "sold_out", cartGone: error.status === 404 };
+    return { message, fields, reloadCart: error.status === 409 && (d.code === "sold_out" || d.code === "cart_changed"), cartGone: error.status === 404 };
   }
   if (error instanceof TypeError) return { message: "Could not reach the server. Nothing was charged: check your connection and try again.", fields: {}, reloadCart: false, cartGone: false };
   return { message: "Your order could not be placed. Nothing was charged: try again.", fields: {}, reloadCart: false, cartGone: false };

@@ -38,10 +38,10 @@ export function storefrontCartFor(deps: { config: AppConfig; db: Db; log?: Logge
   if (usesShopify(config) && config.SHOPIFY_SHOP && config.SHOPIFY_STOREFRONT_ACCESS_TOKEN) {
     return createStorefrontCartApi({ storeDomain: config.SHOPIFY_SHOP, publicAccessToken: config.SHOPIFY_STOREFRONT_ACCESS_TOKEN, retries: 2 });
   }
-  const appUrl = deps.appUrl ?? appBaseUrl(config);
   return createStorefrontCartApi({
     storeDomain: LOCAL_ORIGIN,
     apiUrl: localStorefrontApiUrl(LOCAL_ORIGIN),
-    customFetchApi: (url, init) => handleStorefrontGraphQL(new Request(url, init), { db: deps.db, log: deps.log, appUrl }),
+    // Read per call: with PORT=0 the server records its real port in the config after listening.
+    customFetchApi: (url, init) => handleStorefrontGraphQL(new Request(url, init), { db: deps.db, log: deps.log, appUrl: deps.appUrl ?? appBaseUrl(config) }),
   });
 }

@@ -368,6 +368,21 @@ describe.each([["local"], ["shopify"]] as const)("the cart on the %s Storefront"
     expect(after.body.lines.map((l: { quantity: number }) => l.quantity)).toEqual([1]);
   });
 
+  it("the explicit merge endpoint merges carts the same way; a guest cannot call it", async () => {
+    const p = await product();
+    const account = await app.createUser({ password: PASSWORD });
+    await add(account.token, p.variants[0], 1);
+    const guest = (await api("POST", "/users/guest")).body.token as string;
+    const guestCart = await add(guest, p.variants[1], 1);
+    expect((await api("POST", "/users/merge-guest-into-me", guest, { guestToken: guest })).status).toBe(403);
+    const r = await api("POST", "/users/merge-guest-into-me", account.token, { guestToken: guest });
+    expect(r.status).toBe(200);
+    expect(r.body.merged.cartMoved).toBe(true);
+    const cart = await api("GET", "/cart", account.token);
+    expect(cart.body.id).toBe(guestCart.body.id);
+    expect(cart.body.lines.map((l: { merchandise: { variantId: string } }) => l.merchandise.variantId).sort()).toEqual([...p.variants].sort());
+  });
+
   if (adapter === "shopify") {
     it("a Storefront outage answers 503 with a sentence, and the cart works again afterwards", async () => {
       const p = await product();
@@ -378,6 +393,21 @@ describe.each([["local"], ["shopify"]] as const)("the cart on the %s Storefront"
       expect(r.status).toBe(503);
       expect(r.body.error.message).toBe("The cart is unavailable right now, please try again");
       expect((await api("GET", "/cart", u.token)).body.lines).toHaveLength(1);
+    });
+
+    it("a Storefront failure during the sign-in merge does not fail the sign-in: the account keeps the guest's cart", async () => {
+      const p = await product();
+      const account = await app.createUser({ password: PASSWORD });
+      const earlier = await add(account.token, p.variants[0], 1);
+      const guest = (await api("POST", "/users/guest")).body.token as string;
+      const guestCart = await add(guest, p.variants[1], 1);
+      shopify!.failNext(5, 500);
+      const login = await api("POST", "/auth/login", guest, { email: account.email, password: PASSWORD });
+      shopify!.failNext(0);
+      expect(login.status).toBe(200);
+      expect(await cartIdOf(account.id)).toBe(guestCart.body.id);
+      const meta = (await app.database.db.user.findUniqueOrThrow({ where: { id: account.id } })).metadata as { previousCartId?: string };
+      expect(meta.previousCartId).toBe(earlier.body.id);
     });
 
     it("every document sent to Shopify was valid against the 2025-07 schema and carried the Storefront token", () => {

@@ -156,7 +156,11 @@ interface RawCart {
   buyerIdentity: { email: string | null; countryCode: string | null; customer: { id: string } | null };
   discountCodes: { code: string; applicable: boolean }[];
   cost: { subtotalAmount: RawMoney; totalAmount: RawMoney; checkoutChargeAmount: RawMoney };
-  lines: { nodes: RawLine[] };
+  lines: RawLinePage;
+}
+interface RawLinePage {
+  nodes: RawLine[];
+  pageInfo?: { hasNextPage: boolean; endCursor: string | null };
 }
 interface RawPayload {
   cart: RawCart | null;
@@ -255,12 +259,25 @@ export function createStorefrontCartApi(opts: StorefrontCartOptions): Storefront
     return res.data as T;
   }
 
+  /** A cart with more lines than one page holds: the rest, page by page (Shopify allows 500). */
+  async function withAllLines(raw: RawCart): Promise<RawCart> {
+    let page = raw.lines;
+    const nodes = [...page.nodes];
+    for (let i = 0; page.pageInfo?.hasNextPage && page.pageInfo.endCursor && i < 20; i++) {
+      const data = await run<{ cart: { lines: RawLinePage } | null }>("CartLinesPage", { id: raw.id, after: page.pageInfo.endCursor });
+      if (!data.cart) break;
+      page = data.cart.lines;
+      nodes.push(...page.nodes);
+    }
+    return { ...raw, lines: { nodes } };
+  }
+
   async function mutate(operation: Exclude<CartDocumentName, "CartById">, field: string, variables: Record<string, unknown>): Promise<CartMutationResult> {
     const data = await run<Record<string, RawPayload | null>>(operation, variables);
     const payload = data[field];
     if (!payload) throw new StorefrontCartError(`Storefront ${operation} failed: no ${field} payload in the answer`, operation, undefined);
     return {
-      cart: payload.cart ? flattenCart(payload.cart) : null,
+      cart: payload.cart ? flattenCart(await withAllLines(payload.cart)) : null,
       userErrors: (payload.userErrors ?? []).map((u) => ({ field: u.field ?? null, message: u.message, code: u.code ?? null })),
       warnings: (payload.warnings ?? []).map((w) => ({ code: w.code, message: w.message, target: w.target })),
     };
@@ -270,7 +287,7 @@ export function createStorefrontCartApi(opts: StorefrontCartOptions): Storefront
     client,
     async get(cartId) {
       const data = await run<{ cart: RawCart | null }>("CartById", { id: cartId });
-      return data.cart ? flattenCart(data.cart) : null;
+      return data.cart ? flattenCart(await withAllLines(data.cart)) : null;
     },
     create(input) {
       return mutate("CartCreate", "cartCreate", {

@@ -8,8 +8,64 @@
  * tests/unit/storefront-cart-documents.test.ts.
  */
 
-/** Lines read per cart: Shopify's carts hold up to 500 lines; a shopper's cart is far smaller. */
+/**
+ * Lines read per request: Shopify's carts hold up to 500 lines; a shopper's cart is far smaller,
+ * and the client reads any further pages with CartLinesPage.
+ */
 export const CART_LINES_PAGE_SIZE = 100;
+
+export const CART_LINE_FIELDS_FRAGMENT = `#graphql
+  fragment CartLineFields on BaseCartLine {
+    id
+    quantity
+    attributes {
+      key
+      value
+    }
+    cost {
+      amountPerQuantity {
+        amount
+        currencyCode
+      }
+      compareAtAmountPerQuantity {
+        amount
+        currencyCode
+      }
+      totalAmount {
+        amount
+        currencyCode
+      }
+    }
+    merchandise {
+      ... on ProductVariant {
+        id
+        title
+        sku
+        availableForSale
+        currentlyNotInStock
+        quantityAvailable
+        price {
+          amount
+          currencyCode
+        }
+        image {
+          url
+          altText
+        }
+        selectedOptions {
+          name
+          value
+        }
+        product {
+          id
+          title
+          handle
+          vendor
+        }
+      }
+    }
+  }
+`;
 
 export const CART_FIELDS_FRAGMENT = `#graphql
   fragment CartFields on Cart {
@@ -46,58 +102,15 @@ export const CART_FIELDS_FRAGMENT = `#graphql
     }
     lines(first: ${CART_LINES_PAGE_SIZE}) {
       nodes {
-        id
-        quantity
-        attributes {
-          key
-          value
-        }
-        cost {
-          amountPerQuantity {
-            amount
-            currencyCode
-          }
-          compareAtAmountPerQuantity {
-            amount
-            currencyCode
-          }
-          totalAmount {
-            amount
-            currencyCode
-          }
-        }
-        merchandise {
-          ... on ProductVariant {
-            id
-            title
-            sku
-            availableForSale
-            currentlyNotInStock
-            quantityAvailable
-            price {
-              amount
-              currencyCode
-            }
-            image {
-              url
-              altText
-            }
-            selectedOptions {
-              name
-              value
-            }
-            product {
-              id
-              title
-              handle
-              vendor
-            }
-          }
-        }
+        ...CartLineFields
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
-`;
+  ${CART_LINE_FIELDS_FRAGMENT}`;
 
 const USER_ERRORS = `
     userErrors {
@@ -129,6 +142,21 @@ export const CART_DOCUMENTS = {
     }
   }
   ${CART_FIELDS_FRAGMENT}`,
+  CartLinesPage: `#graphql
+  query CartLinesPage($id: ID!, $after: String) {
+    cart(id: $id) {
+      lines(first: ${CART_LINES_PAGE_SIZE}, after: $after) {
+        nodes {
+          ...CartLineFields
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+  ${CART_LINE_FIELDS_FRAGMENT}`,
   CartCreate: mutation("CartCreate", "$input: CartInput!", "cartCreate", "input: $input"),
   CartLinesAdd: mutation("CartLinesAdd", "$cartId: ID!, $lines: [CartLineInput!]!", "cartLinesAdd", "cartId: $cartId, lines: $lines"),
   CartLinesUpdate: mutation("CartLinesUpdate", "$cartId: ID!, $lines: [CartLineUpdateInput!]!", "cartLinesUpdate", "cartId: $cartId, lines: $lines"),

@@ -129,6 +129,21 @@ async function readBody(request: Request): Promise<GraphQLRequestBody | Response
   return { query: b.query, variables: b.variables ?? undefined, operationName: b.operationName ?? undefined };
 }
 
+/**
+ * Documents that parsed and validated, by text: the app sends the same few documents over and over
+ * (the cart's on every add to cart), so they are checked once. Bounded, oldest out first, so
+ * varied hostile documents cannot grow it.
+ */
+const validDocuments = new Map<string, DocumentNode>();
+const MAX_CACHED_DOCUMENTS = 100;
+const MAX_CACHED_DOCUMENT_LENGTH = 20_000;
+
+function rememberDocument(query: string, document: DocumentNode) {
+  if (query.length > MAX_CACHED_DOCUMENT_LENGTH) return;
+  if (validDocuments.size >= MAX_CACHED_DOCUMENTS) validDocuments.delete(validDocuments.keys().next().value!);
+  validDocuments.set(query, document);
+}
+
 /** Answers one HTTP request to the local Storefront endpoint. */
 export interface StorefrontEndpointDeps {
   db: Db;
@@ -153,20 +168,27 @@ export async function handleStorefrontGraphQL(request: Request, deps: Storefront
     return json(errorBody("The Storefront API schema is not available", "SERVICE_UNAVAILABLE"), 503);
   }
 
+  const cached = validDocuments.get(body.query);
   let document: DocumentNode;
-  try {
-    document = parse(body.query, { maxTokens: MAX_TOKENS });
-  } catch (error) {
-    const e = error as GraphQLError;
-    return json({ errors: [{ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] }, 400);
+  if (cached) document = cached;
+  else {
+    try {
+      document = parse(body.query, { maxTokens: MAX_TOKENS });
+    } catch (error) {
+      const e = error as GraphQLError;
+      return json({ errors: [{ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] }, 400);
+    }
   }
 
   const unstorable = unstorableGraphQLInput(document, body.variables);
   if (unstorable) return json(errorBody(unstorable, "BAD_USER_INPUT"), 400);
 
-  const validationErrors = validate(schema, document);
-  if (validationErrors.length) {
-    return json({ errors: validationErrors.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) }, 400);
+  if (!cached) {
+    const validationErrors = validate(schema, document);
+    if (validationErrors.length) {
+      return json({ errors: validationErrors.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) }, 400);
+    }
+    rememberDocument(body.query, document);
   }
 
   const operation = getOperationAST(document, body.operationName ?? undefined);
@@ -402,6 +424,8 @@ function productObj(row: ProductRow): Obj {
   const cmpMax = compareAt.length ? compareAt.reduce((a, b) => (b.greaterThan(a) ? b : a)) : 0;
   product.compareAtPriceRange = { __typename: "ProductPriceRange", minVariantPrice: money(cmpMin, cur), maxVariantPrice: money(cmpMax, cur) };
   product.variants = (args: ConnectionArgs) => arrayConnection(variants, args);
+  // Every variant object, for lookups past the connection's 250 (no schema field has this name).
+  product.__allVariants = variants;
 
   const firstAvailable = () => variants.find((v) => v.availableForSale) ?? variants[0] ?? null;
   const bySelected = (wanted: { name: string; value: string }[] | null | undefined, caseInsensitive?: boolean | null) => {
@@ -505,9 +529,7 @@ async function variantObjs(ctx: Ctx, variantIds: string[]): Promise<Map<string, 
   const wanted = new Set(variantIds);
   const rows = await ctx.db.product.findMany({ where: { AND: [visibleWhere(ctx.now), { variants: { some: { id: { in: [...wanted] } } } }] }, include: productInclude });
   for (const row of rows) {
-    const product = productObj(row);
-    const variants = (product.variants as (a: ConnectionArgs) => { nodes: Obj[] })({ first: STOREFRONT_MAX_PAGE_SIZE }).nodes;
-    for (const v of variants) if (wanted.has(v.id as string)) byId.set(v.id as string, v);
+    for (const v of productObj(row).__allVariants as Obj[]) if (wanted.has(v.id as string)) byId.set(v.id as string, v);
   }
   return byId;
 }

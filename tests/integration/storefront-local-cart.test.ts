@@ -232,8 +232,11 @@ describe("local cart: lines", () => {
     const token = /Cart\/([^?]+)/.exec(c.id)![1];
     await app.database.db.localCartLine.deleteMany({ where: { cart_id: token } });
     await app.database.db.localCartLine.createMany({ data: variants.slice(0, 500).map((v, i) => ({ cart_id: token, variant_id: variant(v.n), quantity: 1, position: i })) });
+    // The client reads lines past the first page (100) with CartLinesPage.
     const full = await cart.get(c.id);
     expect(full!.totalQuantity).toBe(500);
+    expect(full!.lines).toHaveLength(500);
+    expect(new Set(full!.lines.map((l) => l.id)).size).toBe(500);
     const res = await cart.addLines(c.id, [{ merchandiseId: variant(100_500), quantity: 1 }]);
     expect(res.userErrors).toEqual([{ field: ["lines"], message: "A cart holds at most 500 lines.", code: "CART_TOO_LARGE" }]);
     // A line already in the cart can still grow.

@@ -44,6 +44,12 @@ import {
   type StorefrontCartApi,
 } from "~/storefront-api/cart-client";
 
+/**
+ * Who acts: the request's user row (read at authentication, moments ago, so its cart_id is used as
+ * is when no other cart call of the user is in flight), or just an id (then the row is read).
+ */
+export type CartCaller = Pick<User, "id"> & Partial<Pick<User, "cart_id" | "email" | "email_verified_at">>;
+
 export interface CartDeps {
   db: Db;
   cart: StorefrontCartApi;
@@ -88,8 +94,8 @@ export const emptyCart = (warnings: CartWarningOut[] = []): Cart => ({
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function getCart(deps: CartDeps, user: Pick<User, "id">): Promise<Cart> {
-  const owner = await loadOwner(deps.db, user.id);
+export async function getCart(deps: CartDeps, user: CartCaller): Promise<Cart> {
+  const owner = await ownerOf(deps.db, user, !queues.has(user.id));
   if (!owner.cart_id) return emptyCart();
   const sf = await readCart(deps, owner.id, owner.cart_id);
   return sf ? toCart(sf) : emptyCart();
@@ -98,9 +104,9 @@ export async function getCart(deps: CartDeps, user: Pick<User, "id">): Promise<C
 // ---------------------------------------------------------------------------------------------
 // Changes
 
-export async function addLine(deps: CartDeps, user: Pick<User, "id">, input: { merchandiseId: string; quantity: number }): Promise<Cart> {
-  return perUser(user.id, async () => {
-    const [owner, shown] = await Promise.all([loadOwner(deps.db, user.id), shownPrice(deps.db, input.merchandiseId)]);
+export async function addLine(deps: CartDeps, user: CartCaller, input: { merchandiseId: string; quantity: number }): Promise<Cart> {
+  return perUser(user.id, async (first) => {
+    const [owner, shown] = await Promise.all([ownerOf(deps.db, user, first), shownPrice(deps.db, input.merchandiseId)]);
     // Stamped in the add itself, so an add is one Storefront call (a line of the same variant with
     // the same stamp merges into it); without a catalogue price the line is stamped afterwards.
     const lines = [{ merchandiseId: input.merchandiseId, quantity: input.quantity, ...(shown ? { attributes: withPriceSeen([], shown) } : {}) }];
@@ -121,10 +127,10 @@ export async function addLine(deps: CartDeps, user: Pick<User, "id">, input: { m
   });
 }
 
-export async function updateLine(deps: CartDeps, user: Pick<User, "id">, lineId: string, quantity: number): Promise<Cart> {
+export async function updateLine(deps: CartDeps, user: CartCaller, lineId: string, quantity: number): Promise<Cart> {
   if (quantity === 0) return removeLine(deps, user, lineId);
-  return perUser(user.id, async () => {
-    const { cartId, line } = await findOwnLine(deps, user.id, lineId);
+  return perUser(user.id, async (first) => {
+    const { cartId, line } = await findOwnLine(deps, await ownerOf(deps.db, user, first), lineId);
     const result = await sf(() => deps.cart.updateLines(cartId, [{ id: line.id, quantity }]), "update the cart");
     throwUserErrors(result);
     const cart = cartOf(result);
@@ -132,9 +138,9 @@ export async function updateLine(deps: CartDeps, user: Pick<User, "id">, lineId:
   });
 }
 
-export async function removeLine(deps: CartDeps, user: Pick<User, "id">, lineId: string): Promise<Cart> {
-  return perUser(user.id, async () => {
-    const { cartId, line } = await findOwnLine(deps, user.id, lineId);
+export async function removeLine(deps: CartDeps, user: CartCaller, lineId: string): Promise<Cart> {
+  return perUser(user.id, async (first) => {
+    const { cartId, line } = await findOwnLine(deps, await ownerOf(deps.db, user, first), lineId);
     const result = await sf(() => deps.cart.removeLines(cartId, [line.id]), "update the cart");
     throwUserErrors(result);
     return toCart(cartOf(result));
@@ -142,10 +148,10 @@ export async function removeLine(deps: CartDeps, user: Pick<User, "id">, lineId:
 }
 
 /** Replaces the cart's discount codes; codes that do not apply stay on the cart (as on Shopify) with a warning. */
-export async function updateDiscountCodes(deps: CartDeps, user: Pick<User, "id">, codes: string[]): Promise<Cart> {
+export async function updateDiscountCodes(deps: CartDeps, user: CartCaller, codes: string[]): Promise<Cart> {
   const unique = [...new Map(codes.map((c) => [c.trim().toUpperCase(), c.trim()])).values()].filter(Boolean);
-  return perUser(user.id, async () => {
-    const owner = await loadOwner(deps.db, user.id);
+  return perUser(user.id, async (first) => {
+    const owner = await ownerOf(deps.db, user, first);
     // Removing codes from a cart that does not exist yet changes nothing.
     if (!owner.cart_id && unique.length === 0) return emptyCart();
     const { result } = await mutateOrCreate(deps, owner, (id) => deps.cart.updateDiscountCodes(id, unique), { discountCodes: unique });
@@ -165,9 +171,9 @@ export async function updateDiscountCodes(deps: CartDeps, user: Pick<User, "id">
  * acknowledged (re-stamped), so the next refresh does not report the same change again. The
  * answered cart still shows the flagged lines' PRICE_CHANGED issue, for the page that asked.
  */
-export async function refreshCart(deps: CartDeps, user: Pick<User, "id">): Promise<{ cart: Cart; changes: CartChange[] }> {
-  return perUser(user.id, async () => {
-    const owner = await loadOwner(deps.db, user.id);
+export async function refreshCart(deps: CartDeps, user: CartCaller): Promise<{ cart: Cart; changes: CartChange[] }> {
+  return perUser(user.id, async (first) => {
+    const owner = await ownerOf(deps.db, user, first);
     if (!owner.cart_id) return { cart: emptyCart(), changes: [] };
     const cartId = owner.cart_id;
     let cart = await readCart(deps, owner.id, cartId);
@@ -238,6 +244,7 @@ export async function mergeCarts(
     if (!into) {
       // The guest's cart is gone (completed, expired): the account keeps its earlier one.
       await deps.db.user.updateMany({ where: { id: account.id, cart_id: carts.guestCartId }, data: { cart_id: from ? from.id : null } });
+      noteCartIdChanged(account.id);
       if (from) await ensureBuyerIdentity(deps, account, from);
       return { linesMerged: 0 };
     }
@@ -372,11 +379,49 @@ async function loadOwner(db: Db, userId: string): Promise<Owner> {
   return owner;
 }
 
-/** A user's cart operations in this process, one after another (an add stamps and folds lines in several calls). */
+/**
+ * The caller's cart id and email: the request's row when it is current (`first`: no other cart call
+ * of this user ran since it was read), else read again (a call before this one may have created
+ * the cart). Another server creating the cart meanwhile is caught by the conditional store.
+ */
+async function ownerOf(db: Db, user: CartCaller, first: boolean): Promise<Owner> {
+  if (first && !recentlyChanged(user.id) && user.cart_id !== undefined && user.email !== undefined && user.email_verified_at !== undefined) {
+    return { id: user.id, cart_id: user.cart_id, email: user.email, email_verified_at: user.email_verified_at };
+  }
+  return loadOwner(db, user.id);
+}
+
+/**
+ * Users whose cart id this process changed in the last minute: a request authenticated before the
+ * change may carry the old id, so their row is read again.
+ */
+const cartIdChangedAt = new Map<string, number>();
+const RECENT_MS = 60_000;
+function noteCartIdChanged(userId: string) {
+  const now = Date.now();
+  cartIdChangedAt.set(userId, now);
+  if (cartIdChangedAt.size > 10_000) for (const [id, at] of cartIdChangedAt) if (now - at > RECENT_MS) cartIdChangedAt.delete(id);
+}
+function recentlyChanged(userId: string): boolean {
+  const at = cartIdChangedAt.get(userId);
+  if (at === undefined) return false;
+  if (Date.now() - at > RECENT_MS) {
+    cartIdChangedAt.delete(userId);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * A user's cart operations in this process, one after another (an add may stamp and fold lines in
+ * several calls). `work` learns whether it is the first in line (nothing of this user ran meanwhile).
+ */
 const queues = new Map<string, Promise<unknown>>();
-function perUser<T>(userId: string, work: () => Promise<T>): Promise<T> {
-  const before = queues.get(userId) ?? Promise.resolve();
-  const run = before.then(work, work);
+function perUser<T>(userId: string, work: (first: boolean) => Promise<T>): Promise<T> {
+  const previous = queues.get(userId);
+  const before = previous ?? Promise.resolve();
+  const go = () => work(!previous);
+  const run = before.then(go, go);
   const settled = run.catch(() => undefined);
   queues.set(userId, settled);
   void settled.then(() => {
@@ -416,6 +461,7 @@ async function readCart(deps: CartDeps, userId: string, cartId: string): Promise
 async function forgetCart(deps: CartDeps, userId: string, cartId: string) {
   // Conditional: a cart created meanwhile by another request is not the one being forgotten.
   await deps.db.user.updateMany({ where: { id: userId, cart_id: cartId }, data: { cart_id: null } });
+  noteCartIdChanged(userId);
   deps.log?.info({ userId }, "cart no longer known to the Storefront: forgotten");
 }
 
@@ -445,6 +491,7 @@ async function mutateOrCreate(
     throwUserErrors(r);
     if (!r.cart) throw failedError("Failed to create the cart");
     const stored = await deps.db.user.updateMany({ where: { id: owner.id, cart_id: null }, data: { cart_id: r.cart.id } });
+    noteCartIdChanged(owner.id);
     if (stored.count === 1) return { cartId: r.cart.id, result: r };
     deps.log?.info({ userId: owner.id }, "a concurrent request created the user's cart first: using that one");
     cartId = (await loadOwner(deps.db, owner.id)).cart_id;
@@ -469,8 +516,7 @@ function verifiedEmail(owner: Pick<Owner, "email" | "email_verified_at">): strin
   return owner.email && owner.email_verified_at ? owner.email : null;
 }
 
-async function findOwnLine(deps: CartDeps, userId: string, lineId: string): Promise<{ cartId: string; cart: SfCart; line: SfCartLine }> {
-  const owner = await loadOwner(deps.db, userId);
+async function findOwnLine(deps: CartDeps, owner: Owner, lineId: string): Promise<{ cartId: string; cart: SfCart; line: SfCartLine }> {
   if (!owner.cart_id) throw notFoundError(CartMessages.LINE_NOT_FOUND);
   const cart = await readCart(deps, owner.id, owner.cart_id);
   // Only a line of the caller's own cart: a line id of another cart is simply not found here.

@@ -503,7 +503,8 @@ export async function createLocalCart(db: Db, input: LocalCartCreateInput, now: 
         note: input.note || null,
         email: identity.email ?? null,
         country_code: identity.country_code ?? null,
-        currency_code: plan.currency ?? undefined,
+        // An empty cart prices in the store's currency (the catalogue's), as Shopify's does.
+        currency_code: plan.currency ?? (await tx.productVariant.findFirst({ where: { product: visibleProductWhere(now) }, select: { currencyCode: true } }))?.currencyCode,
         discount_codes: codes,
       },
     });

@@ -139,7 +139,7 @@ describe("local cart: create and read", () => {
     const empty = await newCart();
     expect(empty.totalQuantity).toBe(0);
     expect(empty.lines).toEqual([]);
-    expect(empty.cost.totalAmount.amount).toBe("0.00");
+    expect(empty.cost.totalAmount).toEqual({ amount: "0.00", currencyCode: "EUR" });
     const server = storefrontCartFor({ config: app.ctx.config, db: app.database.db, appUrl: "https://app.example/" });
     const read = await server.get(empty.id);
     expect(read?.id).toBe(empty.id);
@@ -271,6 +271,16 @@ describe("local cart: lines", () => {
     const created = await cart.create({ lines: [{ merchandiseId: HIDDEN, quantity: 1 }] });
     expect(created.cart).toBeNull();
     expect(created.userErrors.map((e) => e.field)).toEqual([["input", "lines", "0", "merchandiseId"]]);
+  });
+
+  it("a cart has one currency: merchandise priced in another is refused", async () => {
+    await app.database.db.product.create({
+      data: { id: product(7), title: "Dollar Cap", handle: "dollar-cap", currencyCode: "USD", variants: { create: [{ id: variant(70), title: "One size", price: 9, currencyCode: "USD", inventory_quantity: 5, availableForSale: true }] } },
+    });
+    const c = await newCart([{ merchandiseId: SCARF, quantity: 1 }]);
+    const res = await cart.addLines(c.id, [{ merchandiseId: variant(70), quantity: 1 }]);
+    expect(res.userErrors).toEqual([{ field: ["lines", "0", "merchandiseId"], message: `The merchandise with id ${variant(70)} is priced in USD, the cart in EUR.`, code: "INVALID" }]);
+    await app.database.db.product.delete({ where: { id: product(7) } });
   });
 
   it("a line whose product is hidden later drops out of the cart and its totals", async () => {

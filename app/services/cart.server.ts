@@ -7,12 +7,13 @@
  *
  * Decisions worth knowing:
  * - Price seen at add: each line carries a hidden attribute `_price_seen` ("49.00 EUR"; keys with a
- *   leading underscore are hidden at Shopify checkout) stamped with the variant's price when the
- *   shopper adds it. A line whose current price differs shows the PRICE_CHANGED issue until
+ *   leading underscore are hidden at Shopify checkout) stamped, in the add itself, with the price
+ *   the storefront showed (the catalogue read model's; the Storefront's price when the read model
+ *   lacks the variant). A line whose current Storefront price differs shows PRICE_CHANGED until
  *   refresh-cart reports it (action "flagged") and re-stamps the attribute, so a change is reported
  *   by one refresh only. Adding the same variant again re-stamps too: the shopper saw the new price.
- * - One line per variant: Shopify splits lines whose attributes differ, so after an add the new
- *   (unstamped) line is folded into the variant's existing line.
+ * - One line per variant: Shopify splits lines whose attributes differ, so a line added with another
+ *   stamp (the price changed between two adds) is folded into the variant's existing line.
  * - One cart per user: a user's cart operations run one after another in this process, and the
  *   cart id is stored with a conditional update (`cart_id IS NULL`), so two first adds racing on
  *   two servers also end in one cart (the loser adds its line to the winner's cart).

@@ -36,10 +36,11 @@ export function Header() {
               <circle cx="12" cy="13" r="3.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
             </svg>
           </Link>
+          {/* Beside the search (not the account area): the header's one-line layout has room here at every width. */}
+          <CartButton />
         </div>
         <div className="header__account">
           <AccountMenu />
-          <CartButton />
         </div>
       </div>
     </header>

@@ -243,10 +243,13 @@ export async function mergeCarts(
     const into = await sf(() => deps.cart.get(carts.guestCartId), "read the cart");
     const from = carts.previousCartId ? await sf(() => deps.cart.get(carts.previousCartId!), "read the cart") : null;
     if (!into) {
-      // The guest's cart is gone (completed, expired): the account keeps its earlier one.
-      await deps.db.user.updateMany({ where: { id: account.id, cart_id: carts.guestCartId }, data: { cart_id: from ? from.id : null } });
-      noteCartIdChanged(account.id);
-      if (from) await ensureBuyerIdentity(deps, account, from);
+      // The guest's cart is gone (completed, expired): the account goes back to its earlier one if
+      // that is still there; otherwise the next read forgets the id as usual.
+      if (from) {
+        await deps.db.user.updateMany({ where: { id: account.id, cart_id: carts.guestCartId }, data: { cart_id: from.id } });
+        noteCartIdChanged(account.id);
+        await ensureBuyerIdentity(deps, account, from);
+      }
       return { linesMerged: 0 };
     }
     let cart = into;

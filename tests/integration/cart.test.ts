@@ -368,6 +368,19 @@ describe.each([["local"], ["shopify"]] as const)("the cart on the %s Storefront"
     expect(after.body.lines.map((l: { quantity: number }) => l.quantity)).toEqual([1]);
   });
 
+  it("a guest whose cart was already checked out signs in: the account goes back to its earlier cart", async () => {
+    const p = await product();
+    const account = await app.createUser({ password: PASSWORD });
+    const earlier = await add(account.token, p.variants[0], 1);
+    const guest = (await api("POST", "/users/guest")).body.token as string;
+    const guestCart = await add(guest, p.variants[1], 1);
+    await completeLocalCart(app.database.db, guestCart.body.id);
+    expect((await api("POST", "/auth/login", guest, { email: account.email, password: PASSWORD })).status).toBe(200);
+    const cart = await api("GET", "/cart", account.token);
+    expect(cart.body.id).toBe(earlier.body.id);
+    expect(cart.body.lines.map((l: { merchandise: { variantId: string } }) => l.merchandise.variantId)).toEqual([p.variants[0]]);
+  });
+
   it("the explicit merge endpoint merges carts the same way; a guest cannot call it", async () => {
     const p = await product();
     const account = await app.createUser({ password: PASSWORD });

@@ -4,9 +4,11 @@
  * route, with the store's rules — merge, stock warnings, visibility, discount codes, bearer ids,
  * completion by the local checkout, concurrent adds, live prices.
  */
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { HOSTILE_STRINGS } from "../helpers/zod-arbitrary";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
 import { localStorefrontApiUrl } from "../../app/storefront-api/client";
@@ -474,5 +476,38 @@ describe("local cart over HTTP (POST /api/storefront/graphql)", () => {
       customFetchApi: async () => new Response(JSON.stringify({ errors: [{ message: "Throttled" }] }), { status: 200, headers: { "content-type": "application/json" } }),
     });
     await expect(erroring.addLines("gid://shopify/Cart/x?key=y", [])).rejects.toSatisfy((e: unknown) => e instanceof StorefrontCartError && e.operation === "CartLinesAdd" && /Throttled/.test(e.message));
+  });
+});
+
+describe("local cart: hostile input", () => {
+  it("no cart document answers a server error, whatever the variables", async () => {
+    const live = await newCart([{ merchandiseId: SCARF, quantity: 1 }]);
+    const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...HOSTILE_STRINGS), fc.constantFrom(SCARF, BAG, HIDDEN, live.id, live.lines[0].id, "", "x".repeat(6000)));
+    const int = fc.oneof(fc.integer({ min: -3, max: 5 }), fc.constantFrom(0, 99_999, 100_000, 2_147_483_647, -2_147_483_648));
+    const attributes = fc.array(fc.record({ key: text, value: text }), { maxLength: 3 });
+    const line = fc.record({ merchandiseId: text, quantity: int, attributes }, { requiredKeys: ["merchandiseId"] });
+    const update = fc.record({ id: text, quantity: int, merchandiseId: text, attributes }, { requiredKeys: ["id"] });
+    const cartId = fc.oneof(text, fc.constant(live.id));
+    const call = fc.oneof(
+      fc.record({ doc: fc.constant("CartById" as const), variables: fc.record({ id: cartId }) }),
+      fc.record({ doc: fc.constant("CartCreate" as const), variables: fc.record({ input: fc.record({ lines: fc.array(line, { maxLength: 3 }), discountCodes: fc.array(text, { maxLength: 12 }), note: text, buyerIdentity: fc.record({ email: text, countryCode: fc.constantFrom("DE", "US", "ZZ") }) }, { requiredKeys: [] }) }) }),
+      fc.record({ doc: fc.constant("CartLinesAdd" as const), variables: fc.record({ cartId, lines: fc.array(line, { maxLength: 3 }) }) }),
+      fc.record({ doc: fc.constant("CartLinesUpdate" as const), variables: fc.record({ cartId, lines: fc.array(update, { maxLength: 3 }) }) }),
+      fc.record({ doc: fc.constant("CartLinesRemove" as const), variables: fc.record({ cartId, lineIds: fc.array(text, { maxLength: 3 }) }) }),
+      fc.record({ doc: fc.constant("CartDiscountCodesUpdate" as const), variables: fc.record({ cartId, discountCodes: fc.array(text, { maxLength: 12 }) }) }),
+      fc.record({ doc: fc.constant("CartBuyerIdentityUpdate" as const), variables: fc.record({ cartId, buyerIdentity: fc.record({ email: text, countryCode: fc.constantFrom("DE", "FR", "XX") }, { requiredKeys: [] }) }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(call, async ({ doc, variables }) => {
+        const res = await handleStorefrontGraphQL(
+          new Request(localStorefrontApiUrl(ORIGIN), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: CART_DOCUMENTS[doc], variables }) }),
+          { db: app.database.db, appUrl: APP_URL },
+        );
+        expect(res.status).toBeLessThan(500);
+        const body = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
+        expect(body.errors?.map((e) => e.extensions?.code) ?? []).not.toContain("INTERNAL_SERVER_ERROR");
+      }),
+      { numRuns: 150, seed: 15 },
+    );
   });
 });

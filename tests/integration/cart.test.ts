@@ -137,6 +137,28 @@ describe.each([["local"], ["shopify"]] as const)("the cart on the %s Storefront"
     expect(stored!.lines[1].attributes).toEqual([{ key: "_price_seen", value: `58.00 ${stored!.lines[1].merchandise.price.currencyCode}` }]);
   });
 
+  it("a line added elsewhere without a price stamp (the theme's own cart) is folded into one line and stamped when the variant is added here", async () => {
+    const p = await product({ price: 30 });
+    const u = await app.createUser();
+    const first = await add(u.token, p.variants[1], 1);
+    // Added straight to the Storefront cart, as the Online Store theme's cart would.
+    const outside = await sfCart().addLines(first.body.id, [{ merchandiseId: p.variants[0], quantity: 2 }]);
+    expect(outside.userErrors).toEqual([]);
+    const seen = await api("GET", "/cart", u.token);
+    expect(seen.body.lines.map((l: { quantity: number; issue: unknown }) => [l.quantity, l.issue])).toEqual([
+      [1, null],
+      [2, null],
+    ]);
+    const r = await add(u.token, p.variants[0], 1);
+    expect(r.status).toBe(200);
+    expect(r.body.lines.map((l: { merchandise: { variantId: string }; quantity: number }) => [l.merchandise.variantId, l.quantity])).toEqual([
+      [p.variants[1], 1],
+      [p.variants[0], 3],
+    ]);
+    const stored = await sfCart().get(first.body.id);
+    expect(stored!.lines.map((l) => l.attributes.map((a) => a.key))).toEqual([["_price_seen"], ["_price_seen"]]);
+  });
+
   it("an unknown variant or one of a product shoppers cannot see is 404; a sold-out one 409", async () => {
     const u = await app.createUser();
     const unknown = await add(u.token, "gid://shopify/ProductVariant/999999999");

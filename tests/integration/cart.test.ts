@@ -266,6 +266,15 @@ describe.each([["local"], ["shopify"]] as const)("the cart on the %s Storefront"
     const fresh = await app.createUser();
     expect((await api("PUT", "/cart/discount-codes", fresh.token, { codes: [] })).body.id).toBeNull();
     expect(await cartIdOf(fresh.id)).toBeNull();
+    // A code entered before anything is added starts the cart with it; the next add keeps it.
+    const early = await api("PUT", "/cart/discount-codes", fresh.token, { codes: ["WELCOME10"] });
+    expect(early.status).toBe(200);
+    expect(early.body.id).toBe(await cartIdOf(fresh.id));
+    expect(early.body.discountCodes.map((d: { code: string }) => d.code)).toEqual(["WELCOME10"]);
+    const then = await add(fresh.token, p.variants[0], 1);
+    expect(then.body.id).toBe(early.body.id);
+    expect(then.body.discountCodes).toEqual([{ code: "WELCOME10", applicable: true }]);
+    expect(then.body.total.amount).toBe("90.00");
   });
 
   it("every answer shows each line's problem; refresh-cart drops sold-out lines, reduces lines to the stock left and flags a price change once", async () => {

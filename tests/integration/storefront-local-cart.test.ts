@@ -4,6 +4,7 @@
  * route, with the store's rules — merge, stock warnings, visibility, discount codes, bearer ids,
  * completion by the local checkout, concurrent adds, live prices.
  */
+import { shopifyAdapterEnv } from "../helpers/shopify-webhook";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActionFunctionArgs } from "@remix-run/node";
@@ -450,6 +451,20 @@ describe("local cart over HTTP (POST /api/storefront/graphql)", () => {
     expect(created.cart.checkoutUrl).toMatch(/\/checkout\?cart=gid%3A%2F%2Fshopify%2FCart%2F/);
     const read = await post({ query: CART_DOCUMENTS.CartById, variables: { id: created.cart.id } });
     expect(((await read.json()) as { data: { cart: { id: string } } }).data.cart.id).toBe(created.cart.id);
+  });
+
+  it("answers 404 when the app runs on Shopify: carts are the shop's, none are stored here", async () => {
+    const shopifyApp = await createTestApp({ env: shopifyAdapterEnv() });
+    try {
+      setAppContext(shopifyApp.ctx);
+      const res = await post({ query: CART_DOCUMENTS.CartCreate, variables: { input: { lines: [{ merchandiseId: SCARF, quantity: 1 }] } } });
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { errors: { message: string }[] }).errors[0].message).toMatch(/embedded default only/);
+      expect(await shopifyApp.database.db.localCart.count()).toBe(0);
+    } finally {
+      setAppContext(app.ctx);
+      await shopifyApp.close();
+    }
   });
 
   it("cartCreate without input creates an empty cart", async () => {

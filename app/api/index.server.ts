@@ -33,6 +33,7 @@ import { privacyHandlers } from "./handlers/privacy.server";
 import { staffInvitationsHandlers } from "./handlers/staff-invitations.server";
 import { cartHandlers } from "./handlers/cart.server";
 import { checkoutHandlers } from "./handlers/checkout.server";
+import { orderAnalyticsHandlers } from "./handlers/order-analytics.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
@@ -65,6 +66,7 @@ export const handlers: AllHandlers = {
   ...staffInvitationsHandlers,
   ...cartHandlers,
   ...checkoutHandlers,
+  ...orderAnalyticsHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

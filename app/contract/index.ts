@@ -34,6 +34,7 @@ import { privacyEndpoints } from "./privacy";
 import { staffInvitationsEndpoints } from "./staff-invitations";
 import { cartEndpoints } from "./cart";
 import { checkoutEndpoints } from "./checkout";
+import { orderAnalyticsEndpoints } from "./order-analytics";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -66,6 +67,7 @@ const areas = {
   staffInvitations: staffInvitationsEndpoints,
   cart: cartEndpoints,
   checkout: checkoutEndpoints,
+  orderAnalytics: orderAnalyticsEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -10,10 +10,9 @@
  * answer (a bad merchandise id, a sold-out variant) and are returned, never thrown, because the
  * caller shows them to the shopper.
  */
-import { createStorefrontApiClient, type StorefrontApiClient } from "@shopify/storefront-api-client";
+import type { StorefrontApiClient } from "@shopify/storefront-api-client";
 import { CART_DOCUMENTS, type CartDocumentName } from "./cart-documents";
-import { STOREFRONT_API_VERSION } from "./documents";
-import { LOCAL_STOREFRONT_TOKEN, moneyAmount, type FetchLike, type StorefrontReaderOptions } from "./client";
+import { createStorefrontClient, moneyAmount, type StorefrontReaderOptions } from "./client";
 
 export type StorefrontCartOptions = StorefrontReaderOptions;
 
@@ -219,17 +218,7 @@ const lineUpdateInput = (l: CartLineUpdateInput) => ({ id: l.id, ...(l.merchandi
 const identityInput = (i: CartBuyerIdentity) => ({ ...(i.email !== undefined ? { email: i.email } : {}), ...(i.countryCode !== undefined ? { countryCode: i.countryCode } : {}) });
 
 export function createStorefrontCartApi(opts: StorefrontCartOptions): StorefrontCartApi {
-  const baseFetch: FetchLike = opts.customFetchApi ?? ((url, init) => fetch(url, init));
-  const customFetchApi: FetchLike | undefined = opts.apiUrl ? (_url, init) => baseFetch(opts.apiUrl!, init) : opts.customFetchApi;
-  const client = createStorefrontApiClient({
-    storeDomain: opts.storeDomain,
-    apiVersion: opts.apiVersion ?? STOREFRONT_API_VERSION,
-    publicAccessToken: opts.publicAccessToken || LOCAL_STOREFRONT_TOKEN,
-    retries: opts.retries ?? 0,
-    customFetchApi,
-    // The pinned version's "unsupported" warning is deliberate noise (see client.ts).
-    logger: () => {},
-  });
+  const client = createStorefrontClient(opts);
 
   async function run<T>(operation: CartDocumentName, variables: Record<string, unknown>): Promise<T> {
     let res;

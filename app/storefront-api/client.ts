@@ -190,10 +190,14 @@ export function flattenProduct(p: RawProduct): StorefrontProduct {
 
 // ---------------------------------------------------------------------------------------------
 
-export function createStorefrontReader(opts: StorefrontReaderOptions): StorefrontReader {
+/**
+ * The storefront-api-client for these options: requests go to `apiUrl` when one is given (the
+ * local endpoint), through `customFetchApi` when one is given (in-process, or a test server).
+ */
+export function createStorefrontClient(opts: StorefrontReaderOptions): StorefrontApiClient {
   const baseFetch: FetchLike = opts.customFetchApi ?? ((url, init) => fetch(url, init));
   const customFetchApi: FetchLike | undefined = opts.apiUrl ? (_url, init) => baseFetch(opts.apiUrl!, init) : opts.customFetchApi;
-  const client = createStorefrontApiClient({
+  return createStorefrontApiClient({
     storeDomain: opts.storeDomain,
     apiVersion: opts.apiVersion ?? STOREFRONT_API_VERSION,
     publicAccessToken: opts.publicAccessToken || LOCAL_STOREFRONT_TOKEN,
@@ -203,6 +207,10 @@ export function createStorefrontReader(opts: StorefrontReaderOptions): Storefron
     // deliberate (SPEC §7), so its warning is not printed on every construction.
     logger: () => {},
   });
+}
+
+export function createStorefrontReader(opts: StorefrontReaderOptions): StorefrontReader {
+  const client = createStorefrontClient(opts);
 
   async function run<T>(document: string, variables: Record<string, unknown>): Promise<T> {
     const res = await client.request<T>(document, { variables });

@@ -11,8 +11,8 @@ import { useCart } from "../lib/cart";
 import { cartButtonLabel as cartButtonLabelFor } from "../lib/cart-state";
 import { CartContents } from "./CartContents";
 import "../cart.css";
+import { dialogKeyDown } from "../lib/focus-trap";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function CartDrawer() {
   const { drawerOpen } = useCart();
@@ -42,29 +42,7 @@ function OpenDrawer() {
     };
   }, []);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === "Escape") {
-      e.stopPropagation();
-      closeDrawer();
-      return;
-    }
-    if (e.key !== "Tab" || !dialogRef.current) return;
-    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.offsetParent !== null || el === document.activeElement);
-    if (items.length === 0) {
-      e.preventDefault();
-      return;
-    }
-    const first = items[0];
-    const last = items[items.length - 1];
-    const active = document.activeElement;
-    if (e.shiftKey && (active === first || !dialogRef.current.contains(active))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (active === last || !dialogRef.current.contains(active))) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => dialogKeyDown(e, dialogRef.current, closeDrawer);
 
   return createPortal(
     <div className="cart-drawer" onKeyDown={onKeyDown} data-testid="cart-drawer-layer">

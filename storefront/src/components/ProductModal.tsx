@@ -18,12 +18,9 @@ import { ProductDetails } from "./ProductDetails";
 import { RelatedProducts } from "./RelatedProducts";
 import { Spinner } from "./FeedStatus";
 import { TryOnPanel } from "./ai/TryOnPanel";
+import { dialogKeyDown } from "../lib/focus-trap";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-function focusables(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.offsetParent !== null || el === document.activeElement);
-}
 
 export function ProductModal({ productId, onClose }: { productId: string; onClose(): void }) {
   const api = useApi();
@@ -60,29 +57,7 @@ export function ProductModal({ productId, onClose }: { productId: string; onClos
     scrollRoot?.scrollTo({ top: 0 });
   }, [productId, scrollRoot]);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === "Escape") {
-      e.stopPropagation();
-      onClose();
-      return;
-    }
-    if (e.key !== "Tab" || !dialogRef.current) return;
-    const items = focusables(dialogRef.current);
-    if (items.length === 0) {
-      e.preventDefault();
-      return;
-    }
-    const first = items[0];
-    const last = items[items.length - 1];
-    const active = document.activeElement;
-    if (e.shiftKey && (active === first || !dialogRef.current.contains(active))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (active === last || !dialogRef.current.contains(active))) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => dialogKeyDown(e, dialogRef.current, onClose);
 
   const headingId = "product-modal-title";
   const notFound = product.error instanceof ApiClientError && product.error.status === 404;

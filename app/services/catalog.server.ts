@@ -11,7 +11,7 @@ import { isMissingId, toProductGid, toVariantGid } from "~/lib/gid";
 import { Messages } from "~/contract/messages";
 import { CommerceError, type CommercePort, type InventoryLevel, type ProductSnapshot } from "~/providers/commerce/port";
 import { recomputeProductAggregates } from "~/providers/commerce/local.server";
-import { visibleProductWhere } from "./visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 
 /** The product fields a card needs (shared by every list that shows product cards). */
 export const cardSelect = {

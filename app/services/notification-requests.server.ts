@@ -31,7 +31,7 @@ import { conflictError as conflict, invalid, notFoundError as notFound, unproces
 import { gidTail, toProductGid, toVariantGid } from "~/lib/gid";
 import { NOTIFICATION_REQUESTS_PAGE_SIZE } from "~/contract/notifications";
 import { queueEmail, type OutgoingEmail } from "./email.server";
-import { visibleProductWhere } from "./visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 import { publishDueDrops, formatDropDate } from "./drops.server";
 import { appBaseUrl, savedSearchOf } from "./search/notifications.server";
 

@@ -28,7 +28,7 @@ import { toProductGid } from "~/lib/gid";
 import { reviewAuthorName } from "~/lib/review-author";
 import { PUBLIC_REVIEW_STATUSES, allowedActions, isPublicStatus, transition, type ModerationAction } from "~/lib/review-moderation";
 import { processUploadedBlob } from "./uploaded-images.server";
-import { visibleProductWhere } from "./visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 
 type Tx = Prisma.TransactionClient;
 type Client = Db | Tx;

@@ -16,7 +16,7 @@ import { serialisedPerItem } from "~/db/item-lock.server";
 import { formatInterests, genderOfInterests, isGenderWord, parseInterests, withGender, type InterestGender } from "~/lib/interests";
 import { cardSelect, toProductCard } from "./catalog.server";
 import { toStore } from "./stores.server";
-import { visibleProductWhere } from "./visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 import { mergeMetadata } from "./users.server";
 
 export const PRODUCT_NOT_FOUND = "Product not found";

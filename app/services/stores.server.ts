@@ -8,7 +8,7 @@ import type { TargetGender } from "~/contract/common";
 import type { ProductCard } from "~/contract/products";
 import { badRequest, conflict, notFound } from "~/api/errors.server";
 import { toProductCard } from "./catalog.server";
-import { visibleProductWhere } from "./visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 
 import { cardSelect as productCardSelect } from "./catalog.server";
 export { productCardSelect };

@@ -12,7 +12,7 @@ import { USER_COLLECTIONS_MAX, USER_COLLECTION_PREVIEW_IMAGES, USER_COLLECTION_P
 import { DomainError, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import { lockItem, serialisedPerItem } from "~/db/item-lock.server";
 import { cardSelect, decodeCursor, encodeCursor, toProductCard } from "./catalog.server";
-import { visibleProductWhere } from "./visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 import { decodeKeyset, encodeKeyset, isVisibleRow } from "./saved.server";
 
 export const COLLECTION_NOT_FOUND = "Collection not found";

@@ -24,7 +24,7 @@ import crypto from "node:crypto";
 import type { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 import { lockItem, serialisedPerItem, type Tx } from "~/db/item-lock.server";
-import { visibleProductWhere } from "~/services/visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 import { applyLocalDiscounts } from "./local-discounts";
 
 /** Shopify's limit (CART_TOO_LARGE beyond it). */

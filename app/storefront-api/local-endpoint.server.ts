@@ -48,7 +48,7 @@ import { DomainError } from "~/lib/domain-errors";
 import { getStorefrontSchema } from "./schema.server";
 import { STOREFRONT_MAX_PAGE_SIZE, type ProductSortKey } from "./documents";
 import { parseSearchQuery, plainWords, type SearchQuery, type SearchTerm } from "./search-query";
-import { visibleProductWhere } from "~/services/visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 import {
   addLocalCartLines,
   centsToAmount,

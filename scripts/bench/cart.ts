@@ -6,7 +6,7 @@
  * same variant added again; each is also reported apart.
  */
 import type { AppContext } from "../../app/context.server";
-import { visibleProductWhere } from "../../app/services/visibility";
+import { visibleProductWhere } from "../../app/lib/visibility";
 import { createGuest } from "../../app/services/users.server";
 import { identityDeps } from "../../app/services/identity-deps.server";
 import { addSummary, callApi, dist, errorText, fmt, printTable, type Dist } from "./report";

@@ -28,7 +28,7 @@ import { lockItem, type Tx } from "~/db/item-lock.server";
 import { newGid, recomputeProductAggregates } from "~/providers/commerce/local.server";
 import type { SfCart, StorefrontCartApi } from "~/storefront-api/cart-client";
 import { upsertOrderFromWebhookIn, type WebhookOrder } from "../order-read-model.server";
-import { visibleProductWhere } from "../visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 import { queueEmail } from "../email.server";
 import { toCart } from "../cart.server";
 import { applyLocalDiscounts, findLocalDiscount } from "~/storefront-api/local-discounts";

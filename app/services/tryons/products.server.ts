@@ -20,7 +20,7 @@ import { conflictError as conflict, invalid as badRequest, isKnownError, notFoun
 import type { TryOnCategory, TryOnProductState } from "~/contract/tryons";
 import { Messages } from "~/contract/messages";
 import { cardSelect, toProductCard } from "../catalog.server";
-import { visibleProductWhere } from "../visibility";
+import { visibleProductWhere } from "~/lib/visibility";
 import { readImageUrl, toApiImageError } from "../image-source.server";
 import { startImageAiRequest } from "../image-ai/requests.server";
 

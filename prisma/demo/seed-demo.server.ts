@@ -14,6 +14,7 @@ import { PermissionNames } from "../../app/contract/permissions";
 import { buildDemoData, demoIdentityIds, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./generate";
 import { renderImages } from "./images.server";
 import { seedAccountOrderExtras } from "./account-orders";
+import { addAdminOrderDemo, seedAdminOrderExtras } from "./admin-orders";
 import { rebuildRecommendationAggregates } from "../../app/services/recommendations/aggregates.server";
 
 export interface SeedReport {
@@ -123,6 +124,9 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   const started = performance.now();
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const rows = buildDemoData(passwordHash);
+  // Partly fulfilled orders and returns in every state for the admin screens (./admin-orders.ts);
+  // marks refunded items returned in the generated rows, so it runs before they are written.
+  const adminOrders = addAdminOrderDemo(rows);
   const built = performance.now();
 
   // Images first (CPU) — independent of the database.
@@ -153,6 +157,7 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await db.userFavoriteStore.createMany({ data: rows.favoriteStores });
   // The demo shopper's cancelled order, returns and back-in-stock requests (./account-orders.ts).
   await seedAccountOrderExtras(db, rows);
+  await seedAdminOrderExtras(db, adminOrders);
   // Public clones everyone can try products on (./house-models.ts).
   await seedHouseModels(db, opts.uploadsDir);
   // Recommendation aggregates (popularity, viewed/bought together) from the events just written,

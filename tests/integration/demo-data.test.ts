@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PermissionNames } from "~/contract/permissions";
 import { verifyPassword } from "~/services/passwords.server";
 import { seedDemoData, seedDemoDataIfEmpty, type SeedReport } from "../../prisma/demo/seed-demo.server";
+import { BASE_DATE } from "../../prisma/demo/generate";
+import { orderAnalytics } from "~/services/orders/analytics.server";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 
 const TIMEOUT = 120_000;
@@ -30,7 +32,8 @@ async function snapshot(client: PrismaClient) {
   const reviews = await client.review.findMany({ orderBy: { id: "asc" } });
   const views = await client.productViewEvent.findMany({ orderBy: { id: "asc" } });
   const users = await client.user.findMany({ where: { email: { endsWith: "@demo.local" } }, orderBy: { id: "asc" }, omit: { password_hash: true } });
-  return JSON.stringify({ products, variants, orders, reviews, views, users });
+  const returns = await client.return.findMany({ orderBy: { id: "asc" }, include: { line_items: { orderBy: { id: "asc" } }, request: true } });
+  return JSON.stringify({ products, variants, orders, reviews, views, users, returns });
 }
 
 beforeAll(async () => {
@@ -152,7 +155,7 @@ describe("demo data", () => {
 
   it("has orders in every status, matching purchase events and consistent reviews", async () => {
     const statuses = await db.orderItem.groupBy({ by: ["status"], _count: { _all: true } });
-    expect(statuses.map((s) => s.status).sort()).toEqual(["cancelled", "delivered", "fulfilled", "shipped", "unfulfilled"]);
+    expect(statuses.map((s) => s.status).sort()).toEqual(["cancelled", "delivered", "fulfilled", "returned", "shipped", "unfulfilled"]);
     const liveItems = await db.orderItem.count({ where: { status: { not: "cancelled" } } });
     expect(await db.productPurchaseEvent.count()).toBe(liveItems);
     expect(first.counts.viewEvents).toBeGreaterThan(2000);
@@ -172,6 +175,53 @@ describe("demo data", () => {
     expect(await db.review.count({ where: { status: "pending" } })).toBeGreaterThan(0);
     expect(await db.reviewRatingSummary.count({ where: { product_id: { not: null } } })).toBe(first.counts.products);
     expect(await db.reviewRatingSummary.count({ where: { store_id: { not: null } } })).toBe(first.counts.stores);
+  });
+
+  it("has what every admin orders tab, filter and chart needs in the 90 days before the demo's date", async () => {
+    const since = new Date(BASE_DATE.getTime() - 90 * 86_400_000);
+    const recent = { created_at: { gte: since } };
+    // Orders: unfulfilled, partly fulfilled, fulfilled with tracking, shipped, delivered, cancelled.
+    const fulfilment = await db.order.groupBy({ by: ["fulfillment_status"], where: recent, _count: { _all: true } });
+    expect(fulfilment.map((f) => f.fulfillment_status).sort()).toEqual(["FULFILLED", "PARTIALLY_FULFILLED", "UNFULFILLED"]);
+    const financial = (await db.order.groupBy({ by: ["financial_status"], where: recent, _count: { _all: true } })).map((f) => f.financial_status);
+    for (const s of ["PAID", "PARTIALLY_REFUNDED", "AUTHORIZED", "PENDING"]) expect(financial).toContain(s);
+    expect(await db.order.count({ where: { ...recent, status: "cancelled" } })).toBeGreaterThan(0);
+    const partly = await db.order.findMany({ where: { ...recent, fulfillment_status: "PARTIALLY_FULFILLED" }, include: { items: true } });
+    expect(partly.length).toBeGreaterThanOrEqual(4);
+    for (const o of partly) {
+      expect(o.items.some((i) => i.status === "unfulfilled")).toBe(true);
+      expect(o.items.some((i) => i.status !== "unfulfilled" && i.tracking_number && i.tracking_url)).toBe(true);
+    }
+    for (const status of ["unfulfilled", "fulfilled", "shipped", "delivered", "cancelled", "returned"] as const) {
+      expect(await db.orderItem.count({ where: { status, order: recent } }), status).toBeGreaterThan(0);
+    }
+    expect(await db.orderItem.count({ where: { status: "fulfilled", tracking_number: { not: null }, order: recent } })).toBeGreaterThan(0);
+
+    // Returns in every Return status and return requests in every status, on recent orders.
+    const returns = await db.return.findMany({ where: { order: recent }, include: { line_items: true, request: true } });
+    expect([...new Set(returns.map((r) => r.status))].sort()).toEqual(["CANCELED", "DELIVERED", "IN_TRANSIT", "LABEL_SENT", "REFUNDED", "REQUESTED"]);
+    expect([...new Set(returns.map((r) => r.request?.status))].sort()).toEqual(["CANCELED", "CLOSED", "DECLINED", "OPEN", "REQUESTED"]);
+    for (const r of returns) {
+      if (r.status === "REFUNDED") expect(Number(r.refund_amount)).toBeGreaterThan(0);
+      if (["LABEL_SENT", "IN_TRANSIT", "DELIVERED", "REFUNDED"].includes(r.status)) expect(r.tracking_number).not.toBeNull();
+    }
+    // A partial return: part of what was announced came back, the rest carries a note.
+    expect(returns.some((r) => r.line_items.some((li) => li.received) && r.line_items.some((li) => !li.received && li.note))).toBe(true);
+    // Refunded items are marked returned.
+    const refundedItems = returns.filter((r) => r.status === "REFUNDED").flatMap((r) => r.line_items.filter((li) => li.received).map((li) => li.order_item_id));
+    expect(await db.orderItem.count({ where: { id: { in: refundedItems }, status: "returned" } })).toBe(refundedItems.length);
+
+    // The analytics of those 90 days: every figure has something to chart.
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    const a = await orderAnalytics({ db }, { from: day(since), to: day(BASE_DATE) });
+    expect(a.daily).toHaveLength(91);
+    expect(a.totals.orders).toBeGreaterThan(100);
+    expect(a.totals.cancelledOrders).toBeGreaterThan(0);
+    expect(a.totals.returnedUnits).toBeGreaterThan(0);
+    expect(Number(a.totals.refunded)).toBeGreaterThan(0);
+    expect(a.daily.filter((d) => d.orders > 0).length).toBeGreaterThan(45);
+    expect(a.topProducts).toHaveLength(10);
+    expect(a.topVendors.length).toBeGreaterThanOrEqual(3);
   });
 
   it(

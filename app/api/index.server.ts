@@ -4,6 +4,7 @@
  */
 import { createApiHandler, type AllHandlers } from "./router.server";
 import { accountOrdersHandlers } from "./handlers/account-orders.server";
+import { adminReturnsHandlers } from "./handlers/admin-returns.server";
 import { notificationsHandlers } from "./handlers/notifications.server";
 import { systemHandlers } from "./handlers/system.server";
 import { usersHandlers } from "./handlers/users.server";
@@ -41,6 +42,7 @@ export const handlers: AllHandlers = {
   ...tryonsHandlers,
   ...taobaoImportHandlers,
   ...accountOrdersHandlers,
+  ...adminReturnsHandlers,
   ...notificationsHandlers,
   ...storesHandlers,
   ...collectionsHandlers,

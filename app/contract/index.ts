@@ -22,6 +22,7 @@ import { apiKeysEndpoints } from "./api-keys";
 import { savedEndpoints } from "./saved";
 import { userCollectionsEndpoints } from "./user-collections";
 import { accountOrdersEndpoints } from "./account-orders";
+import { adminReturnsEndpoints } from "./admin-returns";
 import { notificationsEndpoints } from "./notifications";
 import { assistantEndpoints } from "./assistant";
 import { proposedVariantImagesEndpoints } from "./proposed-variant-images";
@@ -57,6 +58,7 @@ const areas = {
   saved: savedEndpoints,
   userCollections: userCollectionsEndpoints,
   accountOrders: accountOrdersEndpoints,
+  adminReturns: adminReturnsEndpoints,
   notifications: notificationsEndpoints,
   assistant: assistantEndpoints,
   proposedVariantImages: proposedVariantImagesEndpoints,
@@ -116,6 +118,7 @@ export * from "./api-keys";
 export * from "./saved";
 export * from "./user-collections";
 export * from "./account-orders";
+export * from "./admin-returns";
 export * from "./notifications";
 export * from "./assistant";
 export * from "./proposed-variant-images";

@@ -698,7 +698,36 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
         return { returnId: ret.id };
       });
     },
+
+    // Returns, the merchant's side: the app's returns rows are the store's record here (the admin
+    // returns service moves them), so the store only has to know the return and record refunds.
+    async approveReturn(returnId) {
+      await mustFindReturn(returnId);
+    },
+    async declineReturn(returnId) {
+      await mustFindReturn(returnId);
+    },
+    async cancelReturn(returnId) {
+      await mustFindReturn(returnId);
+    },
+    async refundReturn(returnId, opts) {
+      const ret = await mustFindReturn(returnId);
+      if (!(Number(opts.amount) > 0)) throw new CommerceError("The refund amount must be more than 0", [{ field: ["amount"], message: "Invalid amount" }]);
+      // The order's financial status as Shopify shows it: refunded once its returns' refunds
+      // (this one included, recorded by the caller) reach what was paid.
+      const order = await db.order.findUnique({ where: { id: ret.order_id }, select: { total_price: true } });
+      const refunded = await db.return.aggregate({ where: { order_id: ret.order_id, refund_amount: { not: null } }, _sum: { refund_amount: true } });
+      const total = refunded._sum.refund_amount ?? new Prisma.Decimal(opts.amount);
+      await db.order.update({ where: { id: ret.order_id }, data: { financial_status: order && total.gte(order.total_price) ? "REFUNDED" : "PARTIALLY_REFUNDED" } });
+      return { refundId: null };
+    },
   };
+
+  async function mustFindReturn(returnId: string) {
+    const ret = (await db.return.findUnique({ where: { id: returnId } })) ?? (await db.return.findUnique({ where: { shopify_return_id: returnId } }));
+    if (!ret) throw new CommerceError(`Return ${returnId} not found`, [{ field: ["id"], message: "Return does not exist" }], 404);
+    return ret;
+  }
   return port;
 }
 

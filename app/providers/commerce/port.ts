@@ -217,6 +217,22 @@ export interface CommercePort {
   fulfillOrderLines(orderId: string, opts: { lines: { orderLineId: string; quantity: number }[]; trackingNumber?: string; trackingCompany?: string; notifyCustomer: boolean }): Promise<{ fulfillmentId: string }>;
   updateTracking(fulfillmentId: string, opts: { trackingNumber: string; trackingCompany?: string }): Promise<void>;
   requestReturn(orderId: string, lines: ReturnLineInput[]): Promise<{ returnId: string }>;
+
+  // Returns, the merchant's side (added for issue 16). `returnId` is the store's id: the Return's
+  // shopify_return_id with Shopify, the Return's own id locally. Locally the app's returns rows are
+  // the store's record (the admin returns service writes them), so these only check and refund.
+  /** Approves a requested return (Shopify: returnApproveRequest). */
+  approveReturn(returnId: string, opts: { notifyCustomer: boolean }): Promise<void>;
+  /** Declines a requested return (Shopify: returnDeclineRequest). */
+  declineReturn(returnId: string, opts: { reason: "FINAL_SALE" | "RETURN_PERIOD_ENDED" | "OTHER"; note: string; notifyCustomer: boolean }): Promise<void>;
+  /** Cancels an approved return before anything came back (Shopify: returnCancel). */
+  cancelReturn(returnId: string, opts: { notifyCustomer: boolean }): Promise<void>;
+  /**
+   * Refunds what came back of a return to the original payment (Shopify: returnProcess with the
+   * return's line items and a refund of `amount` on the order's sale transaction). `lines` are the
+   * order's line items and quantities received.
+   */
+  refundReturn(returnId: string, opts: { orderId: string; lines: { orderLineId: string; quantity: number }[]; amount: string; currencyCode: string; notifyCustomer: boolean }): Promise<{ refundId: string | null }>;
 }
 
 /** Thrown by adapters when the store refuses an operation (Shopify userErrors, local validation). */

@@ -556,6 +556,65 @@ export const RETURN_REQUEST = `#graphql
   }
 `;
 
+// Returns, the merchant's side (issue 16): approve, decline, cancel, and the refund through
+// returnProcess (its line items and the order's sale transactions are read first).
+export const RETURN_APPROVE_REQUEST = `#graphql
+  mutation ReturnApproveRequest($input: ReturnApproveRequestInput!) {
+    returnApproveRequest(input: $input) {
+      return { id status }
+      userErrors { field message code }
+    }
+  }
+`;
+
+export const RETURN_DECLINE_REQUEST = `#graphql
+  mutation ReturnDeclineRequest($input: ReturnDeclineRequestInput!) {
+    returnDeclineRequest(input: $input) {
+      return { id status }
+      userErrors { field message code }
+    }
+  }
+`;
+
+export const RETURN_CANCEL = `#graphql
+  mutation ReturnCancel($id: ID!, $notifyCustomer: Boolean) {
+    returnCancel(id: $id, notifyCustomer: $notifyCustomer) {
+      return { id status }
+      userErrors { field message code }
+    }
+  }
+`;
+
+export const RETURN_REFUND_CONTEXT = `#graphql
+  query ReturnRefundContext($id: ID!) {
+    return(id: $id) {
+      id
+      status
+      order {
+        id
+        transactions(first: 50) { id kind status gateway }
+      }
+      returnLineItems(first: 100) {
+        nodes {
+          id
+          quantity
+          processableQuantity
+          ... on ReturnLineItem { fulfillmentLineItem { lineItem { id } } }
+        }
+      }
+    }
+  }
+`;
+
+export const RETURN_PROCESS = `#graphql
+  mutation ReturnProcess($input: ReturnProcessInput!) {
+    returnProcess(input: $input) {
+      return { id status }
+      userErrors { field message code }
+    }
+  }
+`;
+
 /** Every document the adapter sends, by operation name (the schema test walks this list). */
 export const ADMIN_DOCUMENTS: Record<string, string> = {
   ProductGet: PRODUCT_GET,
@@ -596,4 +655,9 @@ export const ADMIN_DOCUMENTS: Record<string, string> = {
   FulfillmentTrackingUpdate: FULFILLMENT_TRACKING_UPDATE,
   OrderFulfillmentLines: ORDER_FULFILLMENT_LINES,
   ReturnRequest: RETURN_REQUEST,
+  ReturnApproveRequest: RETURN_APPROVE_REQUEST,
+  ReturnDeclineRequest: RETURN_DECLINE_REQUEST,
+  ReturnCancel: RETURN_CANCEL,
+  ReturnRefundContext: RETURN_REFUND_CONTEXT,
+  ReturnProcess: RETURN_PROCESS,
 };

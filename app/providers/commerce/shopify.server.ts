@@ -834,6 +834,54 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
       if (!created.returnRequest.return) throw new CommerceError("Shopify did not return the return", [], 502);
       return { returnId: created.returnRequest.return.id };
     },
+
+    async approveReturn(returnId, o) {
+      const data = await gql<{ returnApproveRequest: { userErrors: UserErrors } }>("ReturnApproveRequest", D.RETURN_APPROVE_REQUEST, { input: { id: returnId, notifyCustomer: o.notifyCustomer } });
+      check("returnApproveRequest", data.returnApproveRequest.userErrors);
+    },
+
+    async declineReturn(returnId, o) {
+      const data = await gql<{ returnDeclineRequest: { userErrors: UserErrors } }>("ReturnDeclineRequest", D.RETURN_DECLINE_REQUEST, {
+        input: { id: returnId, declineReason: o.reason, declineNote: o.note.slice(0, 500), notifyCustomer: o.notifyCustomer },
+      });
+      check("returnDeclineRequest", data.returnDeclineRequest.userErrors);
+    },
+
+    async cancelReturn(returnId, o) {
+      const data = await gql<{ returnCancel: { userErrors: UserErrors } }>("ReturnCancel", D.RETURN_CANCEL, { id: returnId, notifyCustomer: o.notifyCustomer });
+      check("returnCancel", data.returnCancel.userErrors);
+    },
+
+    async refundReturn(returnId, o) {
+      type Ctx = {
+        return: {
+          id: string;
+          order: { id: string; transactions: { id: string; kind: string; status: string; gateway: string | null }[] };
+          returnLineItems: { nodes: { id: string; quantity: number; processableQuantity: number; fulfillmentLineItem?: { lineItem: { id: string } } }[] };
+        } | null;
+      };
+      const ctxData = await gql<Ctx>("ReturnRefundContext", D.RETURN_REFUND_CONTEXT, { id: returnId });
+      const ret = ctxData.return;
+      if (!ret) throw new CommerceError(`Return ${returnId} not found`, [{ field: ["id"], message: "Return does not exist" }], 404);
+      const returnLineItems = o.lines.map((l) => {
+        const rli = ret.returnLineItems.nodes.find((n) => n.fulfillmentLineItem?.lineItem.id === l.orderLineId);
+        if (!rli) throw new CommerceError(`Line item ${l.orderLineId} is not part of return ${returnId}`, [{ field: ["returnLineItems"], message: "Line item is not in the return" }], 409);
+        return { id: rli.id, quantity: Math.min(l.quantity, rli.processableQuantity || rli.quantity) };
+      });
+      // The refund goes back to the original payment: the order's successful sale (or capture).
+      const parent = ret.order.transactions.find((t) => t.status === "SUCCESS" && (t.kind === "SALE" || t.kind === "CAPTURE"));
+      if (!parent) throw new CommerceError(`Order ${ret.order.id} has no payment to refund`, [{ field: ["orderTransactions"], message: "No refundable transaction" }], 409);
+      const data = await gql<{ returnProcess: { userErrors: UserErrors } }>("ReturnProcess", D.RETURN_PROCESS, {
+        input: {
+          returnId,
+          returnLineItems,
+          notifyCustomer: o.notifyCustomer,
+          financialTransfer: { issueRefund: { orderTransactions: [{ parentId: parent.id, transactionAmount: { amount: o.amount, currencyCode: o.currencyCode } }] } },
+        },
+      });
+      check("returnProcess", data.returnProcess.userErrors);
+      return { refundId: null };
+    },
   };
   return port;
 }

@@ -53,7 +53,8 @@ type Tx = Prisma.TransactionClient;
 
 const returnInclude = {
   order: { select: { id: true, name: true, email: true, currencyCode: true } },
-  line_items: { include: { order_item: true }, orderBy: [{ created_at: "asc" }, { id: "asc" }] },
+  // In the order's item order (line items of one return are created in the same instant).
+  line_items: { include: { order_item: true }, orderBy: [{ order_item: { created_at: "asc" } }, { order_item_id: "asc" }] },
   request: true,
 } satisfies Prisma.ReturnInclude;
 type ReturnRow = Prisma.ReturnGetPayload<{ include: typeof returnInclude }>;

@@ -30,6 +30,7 @@ import { runImportBenchmark } from "./bench/import";
 import { runFalBenchmark } from "./bench/fal";
 import { runTryOnBenchmark } from "./bench/tryon";
 import { runCartBenchmark } from "./bench/cart";
+import { runOrderSearchBenchmark } from "./bench/orders";
 
 const log = (line: string) => console.log(line);
 let sectionFailures = 0;
@@ -208,6 +209,10 @@ try {
   if (args.sections.has("fal")) {
     console.log(`\n=== fal.ai adapter overhead: ${args.queries} requests against a local fake of fal's queue ===`);
     await section("fal", () => runFalBenchmark({ requests: args.queries, log }));
+  }
+  if (args.sections.has("orders")) {
+    console.log(`\n=== Admin order search: ${args.orders.toLocaleString("en")} generated orders on PostgreSQL ===`);
+    await section("orders", () => runOrderSearchBenchmark({ orders: args.orders, queries: args.queries, log }));
   }
   if (args.sections.has("tryon")) {
     console.log("\n=== Local try-on (CPU): vton-flux warm/cold, clone photo preprocessing ===");

@@ -1,7 +1,7 @@
 /**
  * Flags of `npm run bench -- [flags]`.
  */
-export const SECTIONS = ["startup", "api", "cart", "search", "recs", "photo", "throughput", "import", "fal", "tryon"] as const;
+export const SECTIONS = ["startup", "api", "cart", "search", "recs", "photo", "throughput", "import", "fal", "tryon", "orders"] as const;
 export type Section = (typeof SECTIONS)[number];
 const GROUPS: Record<string, Section[]> = {
   embedded: ["startup", "api", "cart"],
@@ -25,6 +25,8 @@ export interface BenchArgs {
   /** Taobao items per run of the import benchmark, and the worker counts of its runs. */
   importItems: number;
   importWorkers: number[];
+  /** Orders generated for the order search benchmark. */
+  orders: number;
 }
 
 export const USAGE = `npm run bench -- [flags]
@@ -42,11 +44,13 @@ export const USAGE = `npm run bench -- [flags]
   (cart: add-to-cart latency in-process on the local Storefront, target p95 ≤ 50 ms)
   (fal: adapter overhead per request against a local fake of fal's queue; --queries=<n> requests)
   (tryon: local CPU try-on latency warm/cold, clone photo preprocessing, peak RSS; 5 warm runs)
+  --orders=<n>         orders generated for the order search benchmark (default 100000)
+  (orders: admin order search p95 on PostgreSQL, target ≤ 50 ms)
   --verbose            print the score of every labelled query
   --help               this text`;
 
 export function parseArgs(argv: string[]): BenchArgs | { help: true } | { error: string } {
-  const out: BenchArgs = { sections: new Set(SECTIONS), products: 20_000, queries: 200, connections: 32, duration: 15, verbose: false, server: "auto", importItems: 100, importWorkers: [1, 2, 4] };
+  const out: BenchArgs = { sections: new Set(SECTIONS), products: 20_000, queries: 200, connections: 32, duration: 15, verbose: false, server: "auto", importItems: 100, importWorkers: [1, 2, 4], orders: 100_000 };
   const int = (name: string, v: string, min: number, max: number) => {
     const n = Number(v.replace(/_/g, ""));
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer between ${min} and ${max}`);
@@ -92,6 +96,9 @@ export function parseArgs(argv: string[]): BenchArgs | { help: true } | { error:
         case "--import-workers":
           out.importWorkers = value.split(",").map((v) => int("import-workers", v.trim(), 1, 32));
           if (!out.importWorkers.length) throw new Error("--import-workers needs at least one count");
+          break;
+        case "--orders":
+          out.orders = int("orders", value, 1000, 1_000_000);
           break;
         case "--verbose":
           out.verbose = true;

@@ -4,6 +4,7 @@
  */
 import { createApiHandler, type AllHandlers } from "./router.server";
 import { accountOrdersHandlers } from "./handlers/account-orders.server";
+import { adminOrdersHandlers } from "./handlers/admin-orders.server";
 import { adminReturnsHandlers } from "./handlers/admin-returns.server";
 import { notificationsHandlers } from "./handlers/notifications.server";
 import { systemHandlers } from "./handlers/system.server";
@@ -42,6 +43,7 @@ export const handlers: AllHandlers = {
   ...tryonsHandlers,
   ...taobaoImportHandlers,
   ...accountOrdersHandlers,
+  ...adminOrdersHandlers,
   ...adminReturnsHandlers,
   ...notificationsHandlers,
   ...storesHandlers,

@@ -22,6 +22,7 @@ import { apiKeysEndpoints } from "./api-keys";
 import { savedEndpoints } from "./saved";
 import { userCollectionsEndpoints } from "./user-collections";
 import { accountOrdersEndpoints } from "./account-orders";
+import { adminOrdersEndpoints } from "./admin-orders";
 import { adminReturnsEndpoints } from "./admin-returns";
 import { notificationsEndpoints } from "./notifications";
 import { assistantEndpoints } from "./assistant";
@@ -58,6 +59,7 @@ const areas = {
   saved: savedEndpoints,
   userCollections: userCollectionsEndpoints,
   accountOrders: accountOrdersEndpoints,
+  adminOrders: adminOrdersEndpoints,
   adminReturns: adminReturnsEndpoints,
   notifications: notificationsEndpoints,
   assistant: assistantEndpoints,
@@ -118,6 +120,7 @@ export * from "./api-keys";
 export * from "./saved";
 export * from "./user-collections";
 export * from "./account-orders";
+export * from "./admin-orders";
 export * from "./admin-returns";
 export * from "./notifications";
 export * from "./assistant";

@@ -251,7 +251,7 @@ export async function cancelMyOrder(ctx: OrdersCtx, user: Caller, rawId: string,
 // ---------------------------------------------------------------------------------------------
 // Returns
 
-const returnEntryInclude = {
+export const returnEntryInclude = {
   order: { select: { id: true, name: true } },
   return: { include: { line_items: true } },
 } satisfies Prisma.ReturnRequestInclude;
@@ -267,7 +267,7 @@ function returnTracking(r: { tracking_number: string | null; tracking_company: s
   return { tracking_number: r.tracking_number, tracking_company: r.tracking_company, label_url: r.label_url };
 }
 
-function requestEntry(rr: RequestRow, items: Map<string, ItemInfo>) {
+export function requestEntry(rr: RequestRow, items: Map<string, ItemInfo>) {
   const ret = rr.return;
   const quantities = new Map((ret?.line_items ?? []).map((li) => [li.order_item_id, li.quantity]));
   return {
@@ -311,13 +311,29 @@ function bareReturnEntry(r: BareReturnRow, items: Map<string, ItemInfo>) {
   };
 }
 
-async function itemsById(db: Db, ids: string[]): Promise<Map<string, ItemInfo>> {
+export async function itemsById(db: Db, ids: string[]): Promise<Map<string, ItemInfo>> {
   const rows = ids.length ? await db.orderItem.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, title: true, variant_title: true, image_url: true, quantity: true } }) : [];
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: string, body: { order_item_ids: string[]; reason: ReturnReasonValue; note?: string }) {
   const found = await loadOwnedOrder(ctx.db, user, rawId);
+  return initiateReturnOnOrder(ctx, found, user.id, body);
+}
+
+/**
+ * A return request for chosen items of `found` (the shopper's own, or an admin's on the customer's
+ * behalf: admin orders): the same rules and path. `requesterId` is the user the request belongs to
+ * (the shopper). `onRecorded` runs inside the final transaction (the admin's timeline event).
+ */
+export async function initiateReturnOnOrder(
+  ctx: OrdersCtx,
+  found: { id: string; items: { id: string }[] },
+  requesterId: string | null,
+  body: { order_item_ids: string[]; reason: ReturnReasonValue; note?: string },
+  onRecorded?: (tx: Prisma.TransactionClient, ids: { requestId: string; returnId: string }) => Promise<void>,
+) {
+  const user = { id: requesterId };
   const ids = [...new Set(body.order_item_ids)];
   const foreign = ids.filter((id) => !found.items.some((i) => i.id === id));
   if (foreign.length) throw unprocessableError(ITEMS_NOT_IN_ORDER(foreign));
@@ -378,6 +394,7 @@ export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: stri
       ret = await tx.return.update({ where: { id: ret.id }, data: { user_id: user.id } });
     }
     await tx.returnRequest.update({ where: { id: requestId }, data: { return_id: ret.id } });
+    if (onRecorded) await onRecorded(tx, { requestId, returnId: ret.id });
   });
   ctx.log.info({ orderId: order.id, userId: user.id, requestId, items: ids.length, reason: body.reason }, "return requested by its shopper");
   const row = await ctx.db.returnRequest.findUniqueOrThrow({ where: { id: requestId }, include: returnEntryInclude });

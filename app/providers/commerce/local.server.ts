@@ -669,6 +669,32 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
       if (r.count === 0) throw new CommerceError(`Fulfilment ${fulfillmentId} not found`, [{ field: ["fulfillmentId"], message: "Fulfillment does not exist" }], 404);
     },
 
+    async updateOrder(id, patch) {
+      await db.$transaction(async (tx) => {
+        const o = await tx.order.findUnique({ where: { id }, select: { shipping_address: true } });
+        if (!o) throw new CommerceError(`Order ${id} not found`, [{ field: ["id"], message: "Order does not exist" }], 404);
+        const a = patch.shippingAddress;
+        const before = o.shipping_address && typeof o.shipping_address === "object" && !Array.isArray(o.shipping_address) ? (o.shipping_address as Record<string, unknown>) : {};
+        // Stored with the webhook payload's (snake_case) keys, as orders from Shopify are.
+        const address = a
+          ? {
+              ...before,
+              ...Object.fromEntries(
+                Object.entries({ first_name: a.firstName, last_name: a.lastName, company: a.company, address1: a.address1, address2: a.address2, city: a.city, province: a.province, zip: a.zip, country_code: a.countryCode, phone: a.phone }).filter(([, v]) => v !== undefined),
+              ),
+            }
+          : undefined;
+        await tx.order.update({
+          where: { id },
+          data: {
+            ...(patch.note !== undefined ? { note: patch.note } : {}),
+            ...(patch.tags !== undefined ? { tags: patch.tags } : {}),
+            ...(address ? { shipping_address: address as Prisma.InputJsonValue } : {}),
+          },
+        });
+      });
+    },
+
     async requestReturn(orderId, lines) {
       return db.$transaction(async (tx) => {
         const o = await tx.order.findUnique({ where: { id: orderId }, include: orderInclude });

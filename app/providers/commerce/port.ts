@@ -137,6 +137,24 @@ export interface OrderSnapshot {
   lines: OrderLineSnapshot[];
 }
 
+/** A shipping address as the admin edits it (Shopify MailingAddressInput's fields we keep). */
+export interface OrderAddressInput {
+  firstName?: string | null;
+  lastName?: string | null;
+  company?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  province?: string | null;
+  zip?: string | null;
+  countryCode?: string | null;
+  phone?: string | null;
+}
+export interface OrderUpdateInput {
+  note?: string | null;
+  tags?: string[];
+  shippingAddress?: OrderAddressInput;
+}
 export type CancelReason = "CUSTOMER" | "DECLINED" | "FRAUD" | "INVENTORY" | "OTHER" | "STAFF";
 
 export interface ReturnLineInput {
@@ -216,6 +234,11 @@ export interface CommercePort {
   cancelOrder(id: string, opts: { reason: CancelReason; staffNote?: string; refund: boolean; restock: boolean }): Promise<void>;
   fulfillOrderLines(orderId: string, opts: { lines: { orderLineId: string; quantity: number }[]; trackingNumber?: string; trackingCompany?: string; notifyCustomer: boolean }): Promise<{ fulfillmentId: string }>;
   updateTracking(fulfillmentId: string, opts: { trackingNumber: string; trackingCompany?: string }): Promise<void>;
+  /**
+   * (Added for admin orders, issue 16.) Changes the order's note, tags and/or shipping address;
+   * fields left undefined stay. Local: the order row. Shopify: orderUpdate. Unknown order: 404.
+   */
+  updateOrder(id: string, patch: OrderUpdateInput): Promise<void>;
   requestReturn(orderId: string, lines: ReturnLineInput[]): Promise<{ returnId: string }>;
 
   // Returns, the merchant's side (added for issue 16). `returnId` is the store's id: the Return's

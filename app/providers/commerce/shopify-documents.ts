@@ -490,6 +490,15 @@ export const ORDER_CANCEL = `#graphql
   }
 `;
 
+export const ORDER_UPDATE = `#graphql
+  mutation OrderUpdate($input: OrderInput!) {
+    orderUpdate(input: $input) {
+      order { id }
+      ${USER_ERRORS}
+    }
+  }
+`;
+
 export const ORDER_FULFILLMENT_ORDERS = `#graphql
   query OrderFulfillmentOrders($id: ID!) {
     order(id: $id) {
@@ -650,6 +659,7 @@ export const ADMIN_DOCUMENTS: Record<string, string> = {
   OrderGet: ORDER_GET,
   OrdersList: ORDERS_LIST,
   OrderCancel: ORDER_CANCEL,
+  OrderUpdate: ORDER_UPDATE,
   OrderFulfillmentOrders: ORDER_FULFILLMENT_ORDERS,
   FulfillmentCreate: FULFILLMENT_CREATE,
   FulfillmentTrackingUpdate: FULFILLMENT_TRACKING_UPDATE,

@@ -816,6 +816,26 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
       check("fulfillmentTrackingInfoUpdate", data.fulfillmentTrackingInfoUpdate.userErrors);
     },
 
+    async updateOrder(id, patch) {
+      const a = patch.shippingAddress;
+      const data = await gql<{ orderUpdate: { order: { id: string } | null; userErrors: UserErrors } }>("OrderUpdate", D.ORDER_UPDATE, {
+        input: {
+          id,
+          ...(patch.note !== undefined ? { note: patch.note ?? "" } : {}),
+          ...(patch.tags !== undefined ? { tags: patch.tags } : {}),
+          ...(a
+            ? {
+                shippingAddress: Object.fromEntries(
+                  Object.entries({ firstName: a.firstName, lastName: a.lastName, company: a.company, address1: a.address1, address2: a.address2, city: a.city, province: a.province, zip: a.zip, countryCode: a.countryCode, phone: a.phone }).filter(([, v]) => v !== undefined),
+                ),
+              }
+            : {}),
+        },
+      });
+      check("orderUpdate", data.orderUpdate.userErrors);
+      if (!data.orderUpdate.order) throw new CommerceError(`Order ${id} not found`, [{ field: ["id"], message: "Order does not exist" }], 404);
+    },
+
     async requestReturn(orderId, lines) {
       const data = await gql<{ order: { fulfillments: { id: string; fulfillmentLineItems: { nodes: { id: string; quantity: number; lineItem: { id: string } }[] } }[] } | null }>(
         "OrderFulfillmentLines",

@@ -30,7 +30,7 @@ const SIZES = ["XS", "S", "M", "L", "XL"];
 const sqlArray = (xs: string[]) => `ARRAY[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(",")}]::text[]`;
 
 /** 100k orders and their items, generated in the database (deterministic: ids and hashes of the row number). */
-async function generateOrders(client: pg.Client, orders: number): Promise<{ ms: number; items: number }> {
+export async function generateOrders(client: pg.Client, orders: number): Promise<{ ms: number; items: number }> {
   const t0 = performance.now();
   await client.query(`INSERT INTO vendors (id, name, handle, updated_at)
     SELECT 'bench-vendor-' || v, 'Bench Vendor ' || v, 'bench-vendor-' || v, now() FROM generate_series(1, 8) v`);
@@ -97,7 +97,7 @@ interface SearchCase {
 }
 
 /** The mix: what admins type, from the generated rows (so most searches find something). */
-async function searchMix(client: pg.Client, n: number): Promise<SearchCase[]> {
+export async function searchMix(client: pg.Client, n: number): Promise<SearchCase[]> {
   const sample = await client.query<{ order_number: number; email: string; first: string; last: string; title: string; sku: string; tracking: string | null }>(
     `SELECT o.order_number, o.email, u.first_name AS first, u.last_name AS last, i.title, i.sku, i.tracking_number AS tracking
      FROM orders o JOIN users u ON u.id = o.user_id JOIN order_items i ON i.order_id = o.id AND i.id = o.id || '/1'
@@ -122,29 +122,62 @@ async function searchMix(client: pg.Client, n: number): Promise<SearchCase[]> {
   return cases;
 }
 
+/** Above this many text matches a search walks the orders newest first instead of collecting the matches. */
+export const BROAD_MATCHES = 150;
+
 /**
- * The representative SQL search (used while GET /orders/admin is not built): each predicate can
- * use an index (name unique, order_number, email and item title/SKU trigram GIN, tracking btree);
- * the union of matching order ids, newest first, a page of 51.
+ * The representative SQL search: the same predicates as the admin list (order name/number, email,
+ * the customer account's name, item title, SKU, tracking number), newest first, a page of 51.
+ * "#1234" is looked up as an order name and a whole email address as an email only; otherwise
+ * two plans, chosen by a capped count of the text matches (a few ms on the trigram indexes):
+ * - few matches (a number, an email, a SKU, a tracking number, a rare word): the union of the
+ *   matching order ids, each part on its own index, then sorted — a full walk would read every
+ *   order for a search that finds nothing;
+ * - many matches (a common word such as "shirt"): the orders walked newest first on the
+ *   created_at index, each tested, stopping at 51 — collecting and sorting thousands of matches
+ *   is what makes a broad search slow.
  */
-async function sqlSearch(client: pg.Client, c: SearchCase): Promise<number> {
+export async function sqlSearch(client: pg.Client, c: SearchCase): Promise<number> {
   const q = (c.query.q ?? "").trim();
   const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
   const num = /^#?(\d{1,9})$/.exec(q)?.[1];
+  const words = q.split(/\s+/);
   const params: unknown[] = [];
   const p = (v: unknown) => `$${params.push(v)}`;
   const where: string[] = [];
-  if (q) {
-    const parts = [
-      `SELECT id FROM orders WHERE email ILIKE ${p(like)}`,
-      `SELECT order_id FROM order_items WHERE title ILIKE ${p(like)} OR sku ILIKE ${p(like)}`,
-      `SELECT order_id FROM order_items WHERE tracking_number = ${p(q)}`,
-    ];
-    if (num) parts.push(`SELECT id FROM orders WHERE name = ${p(`#${num}`)} OR order_number = ${p(Number(num))}`);
-    const words = q.split(/\s+/);
-    if (words.length === 2)
-      parts.push(`SELECT o2.id FROM orders o2 JOIN users u ON u.id = o2.user_id WHERE u.first_name ILIKE ${p(words[0])} AND u.last_name ILIKE ${p(words[1])}`);
-    where.push(`o.id IN (${parts.join(" UNION ")})`);
+  if (q && /^#\d{1,9}$/.test(q)) {
+    // "#1234" is an order name: nothing else has that shape, and the unique index answers it.
+    where.push(`o.name = ${p(q)}`);
+  } else if (q && /^\S+@\S+$/.test(q)) {
+    // A whole email address: the customer's orders.
+    where.push(`o.email ILIKE ${p(like)}`);
+  } else if (q) {
+    const probe = await client.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM (SELECT 1 FROM order_items WHERE title ILIKE $1 OR sku ILIKE $1 LIMIT $2) a)::int
+            + (SELECT count(*) FROM (SELECT 1 FROM orders WHERE email ILIKE $1 LIMIT $2) b)::int AS n`,
+      [like, BROAD_MATCHES],
+    );
+    const broad = probe.rows[0].n >= BROAD_MATCHES;
+    if (broad) {
+      const or = [
+        `o.email ILIKE ${p(like)}`,
+        `EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND (i.title ILIKE ${p(like)} OR i.sku ILIKE ${p(like)} OR i.tracking_number = ${p(q)}))`,
+      ];
+      if (num) or.push(`o.name = ${p(`#${num}`)}`);
+      if (words.length === 2) or.push(`EXISTS (SELECT 1 FROM users u WHERE u.id = o.user_id AND u.first_name ILIKE ${p(words[0])} AND u.last_name ILIKE ${p(words[1])})`);
+      where.push(`(${or.join(" OR ")})`);
+    } else {
+      const parts = [
+        `SELECT id FROM orders WHERE email ILIKE ${p(like)}`,
+        `SELECT order_id FROM order_items WHERE title ILIKE ${p(like)} OR sku ILIKE ${p(like)}`,
+        `SELECT order_id FROM order_items WHERE tracking_number = ${p(q)}`,
+      ];
+      // By name, not order_number: the name ("#1234") has the unique index, the number none.
+      if (num) parts.push(`SELECT id FROM orders WHERE name = ${p(`#${num}`)}`);
+      if (words.length === 2)
+        parts.push(`SELECT o2.id FROM orders o2 JOIN users u ON u.id = o2.user_id WHERE u.first_name ILIKE ${p(words[0])} AND u.last_name ILIKE ${p(words[1])}`);
+      where.push(`o.id IN (${parts.join(" UNION ")})`);
+    }
   }
   if (c.query.fulfillmentStatus) where.push(`o.fulfillment_status = ${p(c.query.fulfillmentStatus)}`);
   if (c.query.financialStatus) where.push(`o.financial_status = ${p(c.query.financialStatus)}`);

@@ -21,7 +21,7 @@
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
 import { IsoDate, Money } from "./common";
-import { OrderItemStatusSchema, ReturnReasonSchema, ReturnRequestStatusSchema, ReturnStatusSchema, RETURN_REQUEST_STATUSES, RETURN_STATUSES } from "./account-orders";
+import { OrderItemStatusSchema, ReturnEntrySchema, ReturnReasonSchema, ReturnRequestStatusSchema, ReturnStatusSchema, RETURN_REQUEST_STATUSES, RETURN_STATUSES } from "./account-orders";
 
 type ReturnStatusValue = (typeof RETURN_STATUSES)[number];
 type ReturnRequestStatusValue = (typeof RETURN_REQUEST_STATUSES)[number];
@@ -138,6 +138,17 @@ const StatusCounts = z.record(z.string(), z.number().int());
 const Note = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
 export const adminReturnsEndpoints = {
+  /** The shopper's own move of the request machine (REQUESTED → CANCELED); here with the machine it belongs to. */
+  returnsMineCancel: endpoint({
+    method: "POST",
+    path: "/users/returns/{id}/cancel",
+    summary:
+      "Cancel one of the caller's return requests while the store has not decided (REQUESTED → CANCELED; its return is cancelled with the store). 200 with the entry when already cancelled; 409 once approved, declined or closed; 404 for a request that is not the caller's",
+    tags: ["Orders"],
+    access: access.user,
+    params: IdParams,
+    response: ReturnEntrySchema,
+  }),
   returnsAdminList: endpoint({
     method: "GET",
     path: "/returns/admin",

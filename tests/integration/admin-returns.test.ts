@@ -195,6 +195,26 @@ describe("the return-request machine", () => {
     expect((await app.api("POST", `/returns/admin/requests/${requestId}/approve`, { token: admin.token })).status).toBe(409);
   });
 
+  it("lets the shopper cancel their own request while REQUESTED (once, even submitted twice), refuses others (404) and approved requests (409)", async () => {
+    const ben = await app.createUser({ email: "ben@example.test" });
+    const { requestId, returnId } = await requested(7005);
+    expect((await app.api("POST", `/users/returns/${requestId}/cancel`, { token: ben.token })).status).toBe(404);
+    expect((await app.api("POST", `/users/returns/${requestId}/cancel`)).status).toBe(401);
+    const [a, b] = await Promise.all([app.api("POST", `/users/returns/${requestId}/cancel`, { token: ann.token }), app.api("POST", `/users/returns/${requestId}/cancel`, { token: ann.token })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body).toMatchObject({ id: requestId, status: "CANCELED", return_status: "CANCELED" });
+    expect(await eventsOf(7005, "return.cancelled_by_customer")).toHaveLength(1);
+    expect((await app.database.db.return.findUniqueOrThrow({ where: { id: returnId } })).status).toBe("CANCELED");
+    // A cancelled request holds nothing: the items can be requested again; the admin can no longer approve it.
+    expect((await app.api("GET", "/users/orders/7005", { token: ann.token })).body.items[0].returnable).toBe(true);
+    expect((await app.api("POST", `/returns/admin/requests/${requestId}/approve`, { token: admin.token })).status).toBe(409);
+
+    const open = await approved(7006);
+    const refused = await app.api("POST", `/users/returns/${open.requestId}/cancel`, { token: ann.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/already approved/);
+  });
+
   it("approves once when two admins submit together", async () => {
     const { requestId } = await requested(7004);
     const [a, b] = await Promise.all([

@@ -13,8 +13,10 @@ import {
   listAdminReturns,
   refundReturn,
 } from "~/services/returns/admin-returns.server";
+import { cancelMyReturnRequest } from "~/services/returns/shopper-return-cancel.server";
 
 export const adminReturnsHandlers: HandlersFor<typeof adminReturnsEndpoints> = {
+  returnsMineCancel: async ({ input, auth, ctx, log }) => cancelMyReturnRequest({ ...ctx, log }, auth.user!, input.params.id),
   returnsAdminList: async ({ input, ctx }) => listAdminReturns(ctx.db, input.query),
   returnsAdminByTracking: async ({ input, ctx }) => adminReturnsByTracking(ctx.db, input.params.trackingNumber),
   returnsAdminByOrder: async ({ input, ctx }) => adminReturnsByOrder(ctx.db, input.params.orderId),

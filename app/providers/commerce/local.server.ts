@@ -633,6 +633,8 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
 
     async fulfillOrderLines(orderId, opts) {
       return db.$transaction(async (tx) => {
+        // Two fulfilments of the same lines at once: the second waits, then sees them fulfilled (409).
+        await tx.$queryRaw`SELECT id FROM orders WHERE id = ${orderId} FOR UPDATE`;
         const o = await tx.order.findUnique({ where: { id: orderId }, include: orderInclude });
         if (!o) throw new CommerceError(`Order ${orderId} not found`, [{ field: ["orderId"], message: "Order does not exist" }], 404);
         if (o.status === "cancelled") throw new CommerceError("Cannot fulfil a cancelled order", [{ field: ["orderId"], message: "Order is cancelled" }], 409);

@@ -14,36 +14,15 @@ import type { OrderItemStatus, Prisma, User } from "@prisma/client";
 import { Prisma as P } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import {
-  conflictError,
-  DomainError,
-  invalid,
-  notFoundError,
-  unprocessableError,
-} from "~/lib/domain-errors";
-import {
-  CommerceError,
-  type OrderUpdateInput,
-} from "~/providers/commerce/port";
-import {
-  ITEM_STATUS_TRANSITIONS,
-  type OrderItemStatusValue,
-} from "~/contract/admin-orders";
+import { conflictError, DomainError, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
+import { CommerceError, type OrderUpdateInput } from "~/providers/commerce/port";
+import { ITEM_STATUS_TRANSITIONS, type OrderItemStatusValue } from "~/contract/admin-orders";
 import type { ReturnReasonValue } from "~/contract/account-orders";
 import { applyOrderPurchases } from "../recommendations/aggregates.server";
-import {
-  cancelClaimActive,
-  cancelEligibility,
-  orderStage,
-} from "../account-orders-rules";
+import { cancelClaimActive, cancelEligibility, orderStage } from "../account-orders-rules";
 import { initiateReturnOnOrder, toOrderGid } from "../account-orders.server";
 import { queueEmail } from "../email.server";
-import {
-  listOrderEvents,
-  recordOrderEvent,
-  userActor,
-  type OrderEventActor,
-} from "./order-events.server";
+import { listOrderEvents, recordOrderEvent, userActor, type OrderEventActor } from "./order-events.server";
 import { orderCancelledEmail, shippingConfirmationEmail } from "./order-emails";
 
 export const ORDER_NOT_FOUND = "Order not found";
@@ -77,28 +56,14 @@ const summaryInclude = {
 } satisfies Prisma.OrderInclude;
 type SummaryRow = Prisma.OrderGetPayload<{ include: typeof summaryInclude }>;
 
-const money = (v: Prisma.Decimal | null | undefined, currencyCode: string) =>
-  v === null || v === undefined ? null : { amount: v.toFixed(2), currencyCode };
+const money = (v: Prisma.Decimal | null | undefined, currencyCode: string) => (v === null || v === undefined ? null : { amount: v.toFixed(2), currencyCode });
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v : null);
-const addressObject = (
-  v: Prisma.JsonValue | null
-): Record<string, unknown> | null =>
-  v && typeof v === "object" && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : null;
+const addressObject = (v: Prisma.JsonValue | null): Record<string, unknown> | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
 function customerOf(o: SummaryRow | DetailRow) {
   const a = addressObject(o.shipping_address);
-  const fromUser = o.user
-    ? [o.user.first_name, o.user.last_name]
-        .filter((x) => x && x.trim())
-        .join(" ")
-    : "";
-  const fromAddress = a
-    ? [str(a.first_name), str(a.last_name)].filter(Boolean).join(" ") ||
-      str(a.name) ||
-      ""
-    : "";
+  const fromUser = o.user ? [o.user.first_name, o.user.last_name].filter((x) => x && x.trim()).join(" ") : "";
+  const fromAddress = a ? [str(a.first_name), str(a.last_name)].filter(Boolean).join(" ") || str(a.name) || "" : "";
   return {
     user_id: o.user_id,
     email: o.email ?? o.user?.email ?? null,
@@ -124,10 +89,7 @@ function toSummary(o: SummaryRow | DetailRow) {
   };
 }
 
-const liveRequests = (o: DetailRow) =>
-  o.return_requests.filter(
-    (r) => r.status === "REQUESTED" || r.status === "OPEN"
-  ).length;
+const liveRequests = (o: DetailRow) => o.return_requests.filter((r) => r.status === "REQUESTED" || r.status === "OPEN").length;
 const cancelRule = (o: DetailRow) =>
   cancelEligibility({
     status: o.status,
@@ -148,13 +110,8 @@ function fulfilmentsOf(o: DetailRow) {
     }
   >();
   for (const i of o.items) {
-    if (
-      !(SENT.includes(i.status) || i.status === "returned") &&
-      !i.fulfillment_id
-    )
-      continue;
-    const key =
-      i.fulfillment_id ?? `t:${i.tracking_number ?? ""}|${i.provider ?? ""}`;
+    if (!(SENT.includes(i.status) || i.status === "returned") && !i.fulfillment_id) continue;
+    const key = i.fulfillment_id ?? `t:${i.tracking_number ?? ""}|${i.provider ?? ""}`;
     const g = groups.get(key) ?? {
       id: i.fulfillment_id,
       tracking_company: i.provider,
@@ -282,13 +239,7 @@ export async function getAdminOrder(db: Db, rawId: string) {
 // ---------------------------------------------------------------------------------------------
 // List: search, filters, sort, keyset cursor
 
-type SortKey =
-  | "created_at_desc"
-  | "created_at_asc"
-  | "total_desc"
-  | "total_asc"
-  | "name_desc"
-  | "name_asc";
+type SortKey = "created_at_desc" | "created_at_asc" | "total_desc" | "total_asc" | "name_desc" | "name_asc";
 const SORT_FIELD = {
   created_at: "created_at",
   total: "total_price",
@@ -319,29 +270,15 @@ function parseSort(sort: SortKey) {
 function encodeCursor(sort: SortKey, value: string, id: string) {
   return Buffer.from(JSON.stringify([sort, value, id])).toString("base64url");
 }
-function decodeCursor(
-  sort: SortKey,
-  cursor: string | undefined
-): { value: string; id: string } | null {
+function decodeCursor(sort: SortKey, cursor: string | undefined): { value: string; id: string } | null {
   if (!cursor) return null;
   try {
-    const v = JSON.parse(
-      Buffer.from(cursor, "base64url").toString()
-    ) as unknown;
-    if (
-      Array.isArray(v) &&
-      v.length === 3 &&
-      v[0] === sort &&
-      typeof v[1] === "string" &&
-      typeof v[2] === "string"
-    )
-      return { value: v[1], id: v[2] };
+    const v = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown;
+    if (Array.isArray(v) && v.length === 3 && v[0] === sort && typeof v[1] === "string" && typeof v[2] === "string") return { value: v[1], id: v[2] };
   } catch {
     /* fall through */
   }
-  throw invalid(
-    "cursor is invalid: pass the nextCursor of the previous page with the same sort"
-  );
+  throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
 }
 
 function searchWhere(raw: string): Prisma.OrderWhereInput {
@@ -352,18 +289,13 @@ function searchWhere(raw: string): Prisma.OrderWhereInput {
     {
       items: {
         some: {
-          OR: [
-            { title: { contains: q, mode: "insensitive" } },
-            { sku: { contains: q, mode: "insensitive" } },
-            { tracking_number: q },
-          ],
+          OR: [{ title: { contains: q, mode: "insensitive" } }, { sku: { contains: q, mode: "insensitive" } }, { tracking_number: q }],
         },
       },
     },
   ];
   const number = /^#?(\d{1,9})$/.exec(q);
-  if (number)
-    or.push({ order_number: Number(number[1]) }, { name: `#${number[1]}` });
+  if (number) or.push({ order_number: Number(number[1]) }, { name: `#${number[1]}` });
   const words = q.split(/\s+/).filter(Boolean);
   if (words.length >= 2) {
     or.push({
@@ -375,10 +307,7 @@ function searchWhere(raw: string): Prisma.OrderWhereInput {
   } else {
     or.push({
       user: {
-        OR: [
-          { first_name: { contains: q, mode: "insensitive" } },
-          { last_name: { contains: q, mode: "insensitive" } },
-        ],
+        OR: [{ first_name: { contains: q, mode: "insensitive" } }, { last_name: { contains: q, mode: "insensitive" } }],
       },
     });
   }
@@ -391,15 +320,11 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery) {
   const { field, dir } = parseSort(sort);
   const and: Prisma.OrderWhereInput[] = [];
   if (query.q?.trim()) and.push(searchWhere(query.q));
-  if (query.financialStatus)
-    and.push({ financial_status: query.financialStatus });
-  if (query.fulfillmentStatus)
-    and.push({ fulfillment_status: query.fulfillmentStatus });
+  if (query.financialStatus) and.push({ financial_status: query.financialStatus });
+  if (query.fulfillmentStatus) and.push({ fulfillment_status: query.fulfillmentStatus });
   if (query.status) and.push({ status: query.status });
-  if (query.itemStatus)
-    and.push({ items: { some: { status: query.itemStatus } } });
-  if (query.vendorId)
-    and.push({ items: { some: { vendor_id: query.vendorId } } });
+  if (query.itemStatus) and.push({ items: { some: { status: query.itemStatus } } });
+  if (query.vendorId) and.push({ items: { some: { vendor_id: query.vendorId } } });
   if (query.storeId) {
     const products = await db.product.findMany({
       where: { store_id: query.storeId },
@@ -416,25 +341,17 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery) {
     let value: Date | P.Decimal | string;
     if (field === "created_at") {
       value = new Date(after.value);
-      if (Number.isNaN(value.getTime()))
-        throw invalid(
-          "cursor is invalid: pass the nextCursor of the previous page with the same sort"
-        );
+      if (Number.isNaN(value.getTime())) throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
     } else if (field === "total_price") {
       try {
         value = new P.Decimal(after.value);
       } catch {
-        throw invalid(
-          "cursor is invalid: pass the nextCursor of the previous page with the same sort"
-        );
+        throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
       }
     } else value = after.value;
     const cmp = dir === "desc" ? "lt" : "gt";
     and.push({
-      OR: [
-        { [field]: { [cmp]: value } },
-        { [field]: value, id: { [cmp]: after.id } },
-      ],
+      OR: [{ [field]: { [cmp]: value } }, { [field]: value, id: { [cmp]: after.id } }],
     });
   }
   const rows = await db.order.findMany({
@@ -445,18 +362,10 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery) {
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const lastValue = (o: SummaryRow) =>
-    field === "created_at"
-      ? o.created_at.toISOString()
-      : field === "total_price"
-      ? o.total_price.toString()
-      : o.name;
+  const lastValue = (o: SummaryRow) => (field === "created_at" ? o.created_at.toISOString() : field === "total_price" ? o.total_price.toString() : o.name);
   return {
     items: page.map(toSummary),
-    nextCursor:
-      rows.length > limit && last
-        ? encodeCursor(sort, lastValue(last), last.id)
-        : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(sort, lastValue(last), last.id) : null,
   };
 }
 
@@ -475,12 +384,7 @@ function storeRefused(e: unknown, what: string): never {
   if (e instanceof CommerceError) {
     if (e.status === 404) throw notFoundError(e.message);
     if (e.status === 409) throw conflictError(e.message);
-    if (e.status === 429 || e.status === 502)
-      throw new DomainError(
-        "unavailable",
-        `The store is not answering right now; ${what} was not done. Please try again.`,
-        { reason: e.message }
-      );
+    if (e.status === 429 || e.status === 502) throw new DomainError("unavailable", `The store is not answering right now; ${what} was not done. Please try again.`, { reason: e.message });
     throw unprocessableError(`The store refused: ${e.message}`, {
       userErrors: e.userErrors,
     });
@@ -488,24 +392,12 @@ function storeRefused(e: unknown, what: string): never {
   throw e;
 }
 
-const itemLabel = (i: {
-  id: string;
-  title: string;
-  variant_title: string | null;
-}) => `"${i.title}${i.variant_title ? ` (${i.variant_title})` : ""}" (${i.id})`;
+const itemLabel = (i: { id: string; title: string; variant_title: string | null }) => `"${i.title}${i.variant_title ? ` (${i.variant_title})` : ""}" (${i.id})`;
 
-function chooseItems<T extends { id: string }>(
-  order: { items: T[] },
-  ids: string[]
-): T[] {
+function chooseItems<T extends { id: string }>(order: { items: T[] }, ids: string[]): T[] {
   const unique = [...new Set(ids)];
   const missing = unique.filter((id) => !order.items.some((i) => i.id === id));
-  if (missing.length)
-    throw unprocessableError(
-      `${missing.length === 1 ? "Item" : "Items"} ${missing.join(", ")} ${
-        missing.length === 1 ? "is" : "are"
-      } not part of this order`
-    );
+  if (missing.length) throw unprocessableError(`${missing.length === 1 ? "Item" : "Items"} ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not part of this order`);
   return unique.map((id) => order.items.find((i) => i.id === id)!);
 }
 
@@ -519,10 +411,7 @@ const COMPANY_URLS: [RegExp, (n: string) => string][] = [
   [/dhl/i, (n) => `https://www.dhl.com/en/express/tracking.html?AWB=${n}`],
 ];
 /** The carrier's tracking page when the admin gave no URL (the carriers Shopify knows best). */
-export function carrierTrackingUrl(
-  company: string | null | undefined,
-  number: string
-): string | null {
+export function carrierTrackingUrl(company: string | null | undefined, number: string): string | null {
   const hit = COMPANY_URLS.find(([re]) => re.test(company ?? ""));
   return hit ? hit[1](encodeURIComponent(number)) : null;
 }
@@ -547,12 +436,7 @@ export type AdminOrderPatch = {
   };
 };
 
-export async function updateAdminOrder(
-  ctx: Ctx,
-  admin: Admin,
-  rawId: string,
-  patch: AdminOrderPatch
-) {
+export async function updateAdminOrder(ctx: Ctx, admin: Admin, rawId: string, patch: AdminOrderPatch) {
   const before = await loadDetailRow(ctx.db, rawId);
   const input: OrderUpdateInput = {};
   const changed: string[] = [];
@@ -570,11 +454,7 @@ export async function updateAdminOrder(
   if (patch.shipping_address) {
     const a = patch.shipping_address;
     const current = toAddress(before.shipping_address);
-    const diff = Object.entries(a).some(
-      ([k, v]) =>
-        v !== undefined &&
-        (v || null) !== (current?.[k as keyof typeof current] ?? null)
-    );
+    const diff = Object.entries(a).some(([k, v]) => v !== undefined && (v || null) !== (current?.[k as keyof typeof current] ?? null));
     if (diff) {
       input.shippingAddress = {
         firstName: a.first_name,
@@ -628,9 +508,7 @@ export async function updateAdminOrder(
       data: {
         ...(input.note !== undefined ? { note: input.note } : {}),
         ...(input.tags ? { tags: input.tags } : {}),
-        ...(address
-          ? { shipping_address: address as Prisma.InputJsonValue }
-          : {}),
+        ...(address ? { shipping_address: address as Prisma.InputJsonValue } : {}),
       },
     });
     await recordOrderEvent(tx, {
@@ -658,14 +536,7 @@ type FulfilOpts = {
   notifyCustomer: boolean;
 };
 
-async function fulfilItems(
-  ctx: Ctx,
-  admin: Admin,
-  orderId: string,
-  lines: { itemId: string; quantity: number }[],
-  opts: FulfilOpts,
-  source: "status" | "fulfillment"
-) {
+async function fulfilItems(ctx: Ctx, admin: Admin, orderId: string, lines: { itemId: string; quantity: number }[], opts: FulfilOpts, source: "status" | "fulfillment") {
   // 1. Check under the lock.
   const checked = await ctx.db.$transaction(async (tx) => {
     const order = await lockOrder(tx, orderId);
@@ -673,23 +544,10 @@ async function fulfilItems(
       order,
       lines.map((l) => l.itemId)
     );
-    if (order.status === "cancelled")
-      throw conflictError(
-        `Order ${order.name} is cancelled: nothing can be fulfilled`
-      );
-    const done = chosen.every(
-      (i) =>
-        SENT.includes(i.status) &&
-        (!opts.trackingNumber || i.tracking_number === opts.trackingNumber)
-    );
+    if (order.status === "cancelled") throw conflictError(`Order ${order.name} is cancelled: nothing can be fulfilled`);
+    const done = chosen.every((i) => SENT.includes(i.status) && (!opts.trackingNumber || i.tracking_number === opts.trackingNumber));
     if (done) return { done: true as const, order };
-    for (const i of chosen)
-      if (i.status !== "unfulfilled")
-        throw conflictError(
-          `Item ${itemLabel(i)} is ${
-            i.status
-          }: only unfulfilled items can be fulfilled`
-        );
+    for (const i of chosen) if (i.status !== "unfulfilled") throw conflictError(`Item ${itemLabel(i)} is ${i.status}: only unfulfilled items can be fulfilled`);
     return { done: false as const, order, chosen };
   });
   if (checked.done) return toDetail(ctx.db, checked.order);
@@ -724,19 +582,14 @@ async function fulfilItems(
 
   // 3. The read model, the timeline, the shopper's email.
   const status: OrderItemStatus = opts.trackingNumber ? "shipped" : "fulfilled";
-  const trackingUrl = opts.trackingNumber
-    ? opts.trackingUrl ??
-      carrierTrackingUrl(opts.trackingCompany, opts.trackingNumber)
-    : null;
+  const trackingUrl = opts.trackingNumber ? opts.trackingUrl ?? carrierTrackingUrl(opts.trackingCompany, opts.trackingNumber) : null;
   return ctx.db.$transaction(async (tx) => {
     const current = await lockOrder(tx, order.id);
     const ids = chosen.map((i) => i.id);
-    await tx.orderItem.updateMany({
-      where: {
-        id: { in: ids },
-        order_id: order.id,
-        status: { in: ["unfulfilled", "fulfilled"] },
-      },
+    // The fulfilment id is the natural key: items a concurrent submit already recorded are not
+    // recorded again (a store that could not tell the two submits apart answered both).
+    const moved = await tx.orderItem.updateMany({
+      where: { id: { in: ids }, order_id: order.id, status: { in: ["unfulfilled", "fulfilled"] }, fulfillment_id: null },
       data: {
         status,
         fulfillment_id: fulfillmentId,
@@ -749,9 +602,8 @@ async function fulfilItems(
           : {}),
       },
     });
-    const open = current.items.filter(
-      (i) => i.status === "unfulfilled" && !ids.includes(i.id)
-    ).length;
+    if (moved.count === 0) return toDetail(tx, current);
+    const open = current.items.filter((i) => i.status === "unfulfilled" && !ids.includes(i.id)).length;
     await tx.order.update({
       where: { id: order.id },
       data: { fulfillment_status: open ? "PARTIALLY_FULFILLED" : "FULFILLED" },
@@ -759,15 +611,9 @@ async function fulfilItems(
     await recordOrderEvent(tx, {
       orderId: order.id,
       kind: "fulfillment.created",
-      message: `Fulfilled ${chosen.length} ${
-        chosen.length === 1 ? "item" : "items"
-      }${
-        opts.trackingNumber
-          ? ` (${opts.trackingCompany ? `${opts.trackingCompany} ` : ""}${
-              opts.trackingNumber
-            })`
-          : ""
-      }${opts.notifyCustomer ? "; the customer was notified" : ""}`,
+      message: `Fulfilled ${chosen.length} ${chosen.length === 1 ? "item" : "items"}${opts.trackingNumber ? ` (${opts.trackingCompany ? `${opts.trackingCompany} ` : ""}${opts.trackingNumber})` : ""}${
+        opts.notifyCustomer ? "; the customer was notified" : ""
+      }`,
       actor: userActor(admin),
       data: {
         fulfillmentId,
@@ -790,8 +636,7 @@ async function fulfilItems(
           lines: chosen.map((i) => ({
             title: i.title,
             variantTitle: i.variant_title,
-            quantity:
-              lines.find((l) => l.itemId === i.id)?.quantity ?? i.quantity,
+            quantity: lines.find((l) => l.itemId === i.id)?.quantity ?? i.quantity,
           })),
           trackingCompany: opts.trackingCompany ?? null,
           trackingNumber: opts.trackingNumber ?? null,
@@ -819,27 +664,16 @@ export async function createAdminFulfillment(
   const order = await loadDetailRow(ctx.db, rawId);
   for (const l of body.items) {
     const item = order.items.find((i) => i.id === l.itemId);
-    if (item && l.quantity > item.quantity)
-      throw unprocessableError(
-        `Item ${itemLabel(item)}: quantity ${l.quantity} is more than the ${
-          item.quantity
-        } ordered`
-      );
+    if (item && l.quantity > item.quantity) throw unprocessableError(`Item ${itemLabel(item)}: quantity ${l.quantity} is more than the ${item.quantity} ordered`);
   }
-  if (body.trackingCompany && !body.trackingNumber)
-    throw invalid("trackingNumber is required with trackingCompany");
+  if (body.trackingCompany && !body.trackingNumber) throw invalid("trackingNumber is required with trackingCompany");
   return fulfilItems(ctx, admin, order.id, body.items, body, "fulfillment");
 }
 
 // ---------------------------------------------------------------------------------------------
 // PATCH /orders/admin/{id}/items/status
 
-export async function setAdminItemStatus(
-  ctx: Ctx,
-  admin: Admin,
-  rawId: string,
-  body: { itemIds: string[]; status: OrderItemStatusValue }
-) {
+export async function setAdminItemStatus(ctx: Ctx, admin: Admin, rawId: string, body: { itemIds: string[]; status: OrderItemStatusValue }) {
   const target = body.status;
   if (target === "fulfilled") {
     // Through the store (no tracking, no notification), after the same checks as every move.
@@ -858,9 +692,7 @@ export async function setAdminItemStatus(
     );
   }
   if (target === "cancelled" && ctx.commerce.kind === "shopify") {
-    throw conflictError(
-      "Shopify cancels whole orders: cancel the order instead (single items are removed by editing the order in Shopify)"
-    );
+    throw conflictError("Shopify cancels whole orders: cancel the order instead (single items are removed by editing the order in Shopify)");
   }
   return ctx.db.$transaction(async (tx) => {
     const order = await lockOrder(tx, rawId);
@@ -870,23 +702,19 @@ export async function setAdminItemStatus(
     // Already there (a retry, a second admin's identical submit): unchanged, nothing recorded.
     if (!moving.length) return toDetail(tx, order);
     const byFrom = new Map<OrderItemStatus, string[]>();
-    for (const i of moving)
-      byFrom.set(i.status, [...(byFrom.get(i.status) ?? []), i.id]);
+    for (const i of moving) byFrom.set(i.status, [...(byFrom.get(i.status) ?? []), i.id]);
     for (const [from, ids] of byFrom) {
       // Conditional on the status read under the lock: a move is made once.
       const r = await tx.orderItem.updateMany({
         where: { id: { in: ids }, order_id: order.id, status: from },
         data: { status: target },
       });
-      if (r.count !== ids.length)
-        throw conflictError("The items changed meanwhile; reload the order");
+      if (r.count !== ids.length) throw conflictError("The items changed meanwhile; reload the order");
     }
     await recordOrderEvent(tx, {
       orderId: order.id,
       kind: "items.status",
-      message: `Marked ${moving.length} ${
-        moving.length === 1 ? "item" : "items"
-      } as ${target}`,
+      message: `Marked ${moving.length} ${moving.length === 1 ? "item" : "items"} as ${target}`,
       actor: userActor(admin),
       data: {
         to: target,
@@ -911,18 +739,11 @@ function refuseMoves(
     if (i.status === target) continue;
     if (!ITEM_STATUS_TRANSITIONS[i.status].includes(target)) {
       const allowed = ITEM_STATUS_TRANSITIONS[i.status];
-      throw conflictError(
-        `Item ${itemLabel(i)} cannot move from ${i.status} to ${target}${
-          allowed.length
-            ? ` (from ${i.status}: ${allowed.join(" or ")})`
-            : ` (${i.status} is final)`
-        }`,
-        {
-          itemId: i.id,
-          from: i.status,
-          to: target,
-        }
-      );
+      throw conflictError(`Item ${itemLabel(i)} cannot move from ${i.status} to ${target}${allowed.length ? ` (from ${i.status}: ${allowed.join(" or ")})` : ` (${i.status} is final)`}`, {
+        itemId: i.id,
+        from: i.status,
+        to: target,
+      });
     }
   }
 }
@@ -945,56 +766,25 @@ export async function updateAdminTracking(
   const order = await loadDetailRow(ctx.db, rawId);
   let targets: DetailRow["items"];
   if (body.fulfillmentId) {
-    targets = order.items.filter(
-      (i) => i.fulfillment_id === body.fulfillmentId
-    );
-    if (!targets.length)
-      throw notFoundError(
-        `Fulfilment ${body.fulfillmentId} is not part of this order`
-      );
+    targets = order.items.filter((i) => i.fulfillment_id === body.fulfillmentId);
+    if (!targets.length) throw notFoundError(`Fulfilment ${body.fulfillmentId} is not part of this order`);
   } else {
     const chosen = chooseItems(order, body.itemIds ?? []);
-    for (const i of chosen)
-      if (!SENT.includes(i.status))
-        throw conflictError(
-          `Item ${itemLabel(i)} is ${
-            i.status
-          }: only sent items (fulfilled, shipped, delivered) have tracking`
-        );
+    for (const i of chosen) if (!SENT.includes(i.status)) throw conflictError(`Item ${itemLabel(i)} is ${i.status}: only sent items (fulfilled, shipped, delivered) have tracking`);
     // Tracking belongs to the fulfilment: every item it sent gets the new number.
-    const fids = new Set(
-      chosen.map((i) => i.fulfillment_id).filter((x): x is string => !!x)
-    );
-    targets = order.items.filter(
-      (i) =>
-        chosen.includes(i) || (i.fulfillment_id && fids.has(i.fulfillment_id))
-    );
+    const fids = new Set(chosen.map((i) => i.fulfillment_id).filter((x): x is string => !!x));
+    targets = order.items.filter((i) => chosen.includes(i) || (i.fulfillment_id && fids.has(i.fulfillment_id)));
   }
-  const url =
-    body.trackingUrl ??
-    carrierTrackingUrl(body.trackingCompany, body.trackingNumber);
-  const unchanged = targets.every(
-    (i) =>
-      i.tracking_number === body.trackingNumber &&
-      i.provider === body.trackingCompany &&
-      i.tracking_url === url
-  );
+  const url = body.trackingUrl ?? carrierTrackingUrl(body.trackingCompany, body.trackingNumber);
+  const unchanged = targets.every((i) => i.tracking_number === body.trackingNumber && i.provider === body.trackingCompany && i.tracking_url === url);
   if (unchanged) return toDetail(ctx.db, order);
 
-  const fulfilments = [
-    ...new Set(
-      targets.map((i) => i.fulfillment_id).filter((x): x is string => !!x)
-    ),
-  ];
+  const fulfilments = [...new Set(targets.map((i) => i.fulfillment_id).filter((x): x is string => !!x))];
   const unknown = targets.filter((i) => !i.fulfillment_id);
   // Items sent before the app recorded their fulfilment: locally the app's rows are the store's
   // record (written below); Shopify needs the fulfilment's id.
   if (unknown.length && ctx.commerce.kind === "shopify") {
-    throw conflictError(
-      `The store's fulfilment of item ${itemLabel(
-        unknown[0]
-      )} is not known to the app yet: change its tracking in Shopify's admin, or pass fulfillmentId`
-    );
+    throw conflictError(`The store's fulfilment of item ${itemLabel(unknown[0])} is not known to the app yet: change its tracking in Shopify's admin, or pass fulfillmentId`);
   }
   for (const fid of fulfilments) {
     try {
@@ -1022,15 +812,11 @@ export async function updateAdminTracking(
       where: { id: { in: ids }, order_id: order.id, status: "fulfilled" },
       data: { status: "shipped" },
     });
-    const previous = [
-      ...new Set(targets.map((i) => i.tracking_number).filter(Boolean)),
-    ];
+    const previous = [...new Set(targets.map((i) => i.tracking_number).filter(Boolean))];
     await recordOrderEvent(tx, {
       orderId: order.id,
       kind: "fulfillment.tracking",
-      message: `${previous.length ? "Changed" : "Added"} tracking: ${
-        body.trackingCompany
-      } ${body.trackingNumber}`,
+      message: `${previous.length ? "Changed" : "Added"} tracking: ${body.trackingCompany} ${body.trackingNumber}`,
       actor: userActor(admin),
       data: {
         fulfillmentIds: fulfilments,
@@ -1048,36 +834,23 @@ export async function updateAdminTracking(
 // ---------------------------------------------------------------------------------------------
 // POST /orders/admin/{id}/initiate-return (the shopper's path, on their behalf)
 
-export async function initiateAdminReturn(
-  ctx: Ctx,
-  admin: Admin,
-  rawId: string,
-  body: { itemIds: string[]; reason: ReturnReasonValue; note?: string }
-) {
+export async function initiateAdminReturn(ctx: Ctx, admin: Admin, rawId: string, body: { itemIds: string[]; reason: ReturnReasonValue; note?: string }) {
   const order = await loadDetailRow(ctx.db, rawId);
   const actor = userActor(admin);
-  return initiateReturnOnOrder(
-    ctx,
-    order,
-    order.user_id,
-    { order_item_ids: body.itemIds, reason: body.reason, note: body.note },
-    async (tx, ids) => {
-      await recordOrderEvent(tx, {
-        orderId: order.id,
-        kind: "return.requested",
-        message: `Requested a return of ${new Set(body.itemIds).size} ${
-          new Set(body.itemIds).size === 1 ? "item" : "items"
-        } on behalf of the customer (${body.reason})`,
-        actor,
-        data: {
-          ...ids,
-          itemIds: [...new Set(body.itemIds)],
-          reason: body.reason,
-          note: body.note ?? null,
-        },
-      });
-    }
-  );
+  return initiateReturnOnOrder(ctx, order, order.user_id, { order_item_ids: body.itemIds, reason: body.reason, note: body.note }, async (tx, ids) => {
+    await recordOrderEvent(tx, {
+      orderId: order.id,
+      kind: "return.requested",
+      message: `Requested a return of ${new Set(body.itemIds).size} ${new Set(body.itemIds).size === 1 ? "item" : "items"} on behalf of the customer (${body.reason})`,
+      actor,
+      data: {
+        ...ids,
+        itemIds: [...new Set(body.itemIds)],
+        reason: body.reason,
+        note: body.note ?? null,
+      },
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1122,12 +895,7 @@ export async function cancelAdminOrder(
         where: { id: order.id, cancel_requested_at: claimedAt },
         data: { cancel_requested_at: null },
       })
-      .catch((err: unknown) =>
-        ctx.log.error(
-          { err, orderId: order.id },
-          "could not release a refused cancellation's claim"
-        )
-      );
+      .catch((err: unknown) => ctx.log.error({ err, orderId: order.id }, "could not release a refused cancellation's claim"));
   try {
     await ctx.commerce.cancelOrder(order.id, {
       reason: body.reason,
@@ -1150,9 +918,7 @@ export async function cancelAdminOrder(
         cancelled_at: current.cancelled_at ?? now,
         cancel_reason: current.cancel_reason ?? body.reason.toLowerCase(),
         cancel_requested_at: null,
-        ...(body.refund && current.financial_status !== "REFUNDED"
-          ? { financial_status: "REFUNDED" }
-          : {}),
+        ...(body.refund && current.financial_status !== "REFUNDED" ? { financial_status: "REFUNDED" } : {}),
       },
     });
     await tx.orderItem.updateMany({
@@ -1165,9 +931,7 @@ export async function cancelAdminOrder(
     await recordOrderEvent(tx, {
       orderId: order.id,
       kind: "order.cancelled",
-      message: `Cancelled the order (${body.reason.toLowerCase()})${
-        body.restock ? "; items restocked" : ""
-      }${body.refund ? "; refunded to the original payment" : ""}${
+      message: `Cancelled the order (${body.reason.toLowerCase()})${body.restock ? "; items restocked" : ""}${body.refund ? "; refunded to the original payment" : ""}${
         body.notify ? "; the customer was notified" : ""
       }`,
       actor,

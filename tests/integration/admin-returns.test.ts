@@ -435,6 +435,20 @@ describe("lists and lookups", () => {
   });
 });
 
+describe("the order's timeline", () => {
+  it("shows every return step with the admin who made it on the admin order page", async () => {
+    const both = await app.createUser({ role: "ADMIN", permissions: ["orders.manage", "returns.manage"], firstName: "Olga" });
+    const res = await app.api("GET", "/orders/admin/7301", { token: both.token });
+    expect(res.status).toBe(200);
+    const kinds = res.body.timeline.map((e: { kind: string }) => e.kind);
+    for (const k of ["return.approved", "return.status", "return.received", "return.refunded"]) expect(kinds).toContain(k);
+    const refunded = res.body.timeline.find((e: { kind: string }) => e.kind === "return.refunded");
+    expect(refunded).toMatchObject({ message: "Refunded 100.00 USD for the returned items", actor: { user_id: admin.id, label: "Ada" } });
+    expect(res.body.returns[0]).toMatchObject({ status: "REFUNDED", refund: { amount: "100.00" } });
+    expect(res.body.return_requests[0].status).toBe("CLOSED");
+  });
+});
+
 describe("through the Shopify adapter (local Shopify-like server)", () => {
   let fake: FakeShopify;
   let local: CommercePort;
@@ -505,6 +519,26 @@ describe("through the Shopify adapter (local Shopify-like server)", () => {
           financialTransfer: { issueRefund: { orderTransactions: [{ parentId: "gid://shopify/OrderTransaction/1", transactionAmount: { amount: "30.00", currencyCode: "USD" } }] } },
         },
       });
+    } finally {
+      app.ctx.commerce = local;
+    }
+  });
+
+  it("cancels with returnCancel; a refusal leaves the return where it was", async () => {
+    const { requestId, returnId } = await approved(7405);
+    await app.database.db.return.update({ where: { id: returnId }, data: { shopify_return_id: "gid://shopify/Return/7405" } });
+    useShopify();
+    try {
+      fake.on("ReturnCancel", { returnCancel: { return: null, userErrors: [{ field: ["id"], message: "Return has been processed", code: "INVALID_STATE" }] } });
+      const refused = await app.api("PATCH", `/returns/admin/${returnId}/status`, { token: admin.token, body: { status: "CANCELED" } });
+      expect(refused.status).toBe(422);
+      expect((await app.database.db.return.findUniqueOrThrow({ where: { id: returnId } })).status).toBe("REQUESTED");
+      expect((await app.database.db.returnRequest.findUniqueOrThrow({ where: { id: requestId } })).status).toBe("OPEN");
+      fake.on("ReturnCancel", { returnCancel: { return: { id: "gid://shopify/Return/7405", status: "CANCELED" }, userErrors: [] } });
+      const res = await app.api("PATCH", `/returns/admin/${returnId}/status`, { token: admin.token, body: { status: "CANCELED" } });
+      expect(res.status).toBe(200);
+      expect(fake.calls("ReturnCancel").at(-1)!.variables).toEqual({ id: "gid://shopify/Return/7405", notifyCustomer: false });
+      expect(res.body.request.status).toBe("CLOSED");
     } finally {
       app.ctx.commerce = local;
     }

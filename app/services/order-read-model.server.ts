@@ -50,7 +50,9 @@ export interface WebhookOrder {
   customer?: { id?: number | string | null; email?: string | null } | null;
   shipping_address?: Record<string, unknown> | null;
   line_items?: WebhookOrderLine[];
-  fulfillments?: { tracking_number?: string | null; tracking_url?: string | null; tracking_company?: string | null; shipment_status?: string | null; line_items?: { id: number | string }[] }[];
+  /** Shopify's comma-separated tags. */
+  tags?: string | null;
+  fulfillments?: { id?: number | string | null; admin_graphql_api_id?: string; tracking_number?: string | null; tracking_url?: string | null; tracking_company?: string | null; shipment_status?: string | null; line_items?: { id: number | string }[] }[];
 }
 
 const gid = (type: string, id: number | string | null | undefined, given?: string) => (given ? given : id === null || id === undefined || id === "" ? null : String(id).startsWith("gid://") ? String(id) : `gid://shopify/${type}/${id}`);
@@ -115,14 +117,16 @@ export async function upsertOrderFromWebhookIn(tx: Prisma.TransactionClient, o: 
     closed_at: o.closed_at ? new Date(o.closed_at) : null,
     shipping_address: (o.shipping_address ?? Prisma.DbNull) as Prisma.InputJsonValue | typeof Prisma.DbNull,
     note: o.note ?? null,
+    // Absent from a payload: keep the tags the app has (admin orders write them through orderUpdate).
+    ...(typeof o.tags === "string" ? { tags: o.tags.split(",").map((t) => t.trim()).filter(Boolean) } : {}),
   };
   if (existing) await tx.order.update({ where: { id }, data });
   else await tx.order.create({ data: { id, ...data, created_at: o.created_at ? new Date(o.created_at) : new Date() } });
 
-  const tracking = new Map<string, { number: string | null; url: string | null; company: string | null; shipment: OrderItemStatus | null }>();
+  const tracking = new Map<string, { fid: string | null; number: string | null; url: string | null; company: string | null; shipment: OrderItemStatus | null }>();
   for (const f of o.fulfillments ?? []) {
     for (const li of f.line_items ?? []) {
-      tracking.set(String(li.id), { number: f.tracking_number ?? null, url: f.tracking_url ?? null, company: f.tracking_company ?? null, shipment: SHIPMENT[f.shipment_status ?? ""] ?? null });
+      tracking.set(String(li.id), { fid: gid("Fulfillment", f.id, f.admin_graphql_api_id), number: f.tracking_number ?? null, url: f.tracking_url ?? null, company: f.tracking_company ?? null, shipment: SHIPMENT[f.shipment_status ?? ""] ?? null });
     }
   }
 
@@ -156,6 +160,8 @@ export async function upsertOrderFromWebhookIn(tx: Prisma.TransactionClient, o: 
       tracking_number: t?.number ?? current?.tracking_number ?? null,
       tracking_url: t?.url ?? current?.tracking_url ?? null,
       provider: t?.company ?? current?.provider ?? null,
+      // The store's fulfilment (admin tracking changes go to it).
+      fulfillment_id: t?.fid ?? current?.fulfillment_id ?? null,
       image_url: (variantId ? variants.get(variantId)?.image_url : null) ?? (productId ? products.get(productId)?.featuredImageUrl : null) ?? current?.image_url ?? null,
     };
     await tx.orderItem.upsert({ where: { id: itemId }, create: { id: itemId, ...row }, update: row });

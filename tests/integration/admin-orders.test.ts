@@ -15,6 +15,7 @@ import { ITEM_STATUS_TRANSITIONS, type OrderItemStatusValue } from "../../app/co
 import { ORDER_ITEM_STATUSES } from "../../app/contract/account-orders";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { startFakeShopify, type FakeShopify } from "../fixtures/shopify/fake-admin-server";
+import { upsertOrderFromWebhook } from "../../app/services/order-read-model.server";
 import { createProduct, pgid, vgid } from "./products-fixtures";
 
 type U = { id: string; token: string; email: string | null };
@@ -440,5 +441,30 @@ describe("through the Shopify adapter (local Shopify-like server)", () => {
     expect(fake.calls("FulfillmentTrackingUpdate").at(-1)!.variables).toMatchObject({ fulfillmentId: "gid://shopify/Fulfillment/55", trackingInfoInput: { number: "1ZNEW", company: "UPS" } });
     await createOrder({ n: 8701, email: "s@example.test", daysAgo: 80, items: [{ status: "unfulfilled" }] });
     expect((await app.api("PATCH", path(8701, "/items/status"), { token: admin.token, body: { itemIds: [item(8701, 0)], status: "cancelled" } })).status).toBe(409);
+  });
+
+  it("the orders webhook records each item's fulfilment and the order's tags, so tracking by item reaches Shopify's fulfilment", async () => {
+    await upsertOrderFromWebhook(app.database.db, {
+      id: 8801,
+      name: "#8801",
+      email: "hook@example.test",
+      financial_status: "paid",
+      fulfillment_status: "fulfilled",
+      total_price: "50.00",
+      currency: "USD",
+      tags: "vip, gift",
+      line_items: [{ id: 88011, title: "Wool Coat", quantity: 1, price: "50.00", fulfillment_status: "fulfilled" }],
+      fulfillments: [{ id: 77, tracking_number: "1ZOLD", tracking_company: "UPS", line_items: [{ id: 88011 }] }],
+    });
+    const detail = await app.api("GET", "/orders/admin/8801", { token: admin.token });
+    expect(detail.body.tags).toEqual(["vip", "gift"]);
+    expect(detail.body.fulfillments).toEqual([expect.objectContaining({ id: "gid://shopify/Fulfillment/77", tracking_number: "1ZOLD" })]);
+    const res = await app.api("PUT", "/orders/admin/8801/tracking", { token: admin.token, body: { itemIds: ["gid://shopify/LineItem/88011"], trackingNumber: "1ZNEWER", trackingCompany: "UPS" } });
+    expect(res.status).toBe(200);
+    expect(fake.calls("FulfillmentTrackingUpdate").at(-1)!.variables).toMatchObject({ fulfillmentId: "gid://shopify/Fulfillment/77", trackingInfoInput: { number: "1ZNEWER" } });
+    // An item whose fulfilment the app never learnt is refused on Shopify (409), nothing sent.
+    const calls = fake.calls("FulfillmentTrackingUpdate").length;
+    expect((await app.api("PUT", path(8002, "/tracking"), { token: admin.token, body: { itemIds: [item(8002, 1)], trackingNumber: "1ZX", trackingCompany: "UPS" } })).status).toBe(409);
+    expect(fake.calls("FulfillmentTrackingUpdate")).toHaveLength(calls);
   });
 });

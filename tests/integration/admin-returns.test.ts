@@ -544,6 +544,40 @@ describe("through the Shopify adapter (local Shopify-like server)", () => {
     }
   });
 
+  it("sends the label as a reverse delivery on each reverse fulfilment order; a refusal leaves the return REQUESTED without the tracking", async () => {
+    const { returnId } = await approved(7406);
+    await app.database.db.return.update({ where: { id: returnId }, data: { shopify_return_id: "gid://shopify/Return/7406" } });
+    useShopify();
+    try {
+      fake.on("ReturnReverseFulfillmentOrders", {
+        return: { id: "gid://shopify/Return/7406", reverseFulfillmentOrders: { nodes: [{ id: "gid://shopify/ReverseFulfillmentOrder/1", lineItems: { nodes: [{ id: "gid://shopify/ReverseFulfillmentOrderLineItem/1", totalQuantity: 2 }, { id: "gid://shopify/ReverseFulfillmentOrderLineItem/2", totalQuantity: 1 }] } }] } },
+      });
+      fake.on("ReverseDeliveryCreateWithShipping", { reverseDeliveryCreateWithShipping: { reverseDelivery: null, userErrors: [{ field: ["labelInput"], message: "Label URL is invalid", code: "INVALID" }] } });
+      const body = { status: "LABEL_SENT", trackingNumber: "1ZSHOP", trackingCompany: "UPS", labelUrl: "https://labels.example.test/7406.pdf" };
+      const refused = await app.api("PATCH", `/returns/admin/${returnId}/status`, { token: admin.token, body });
+      expect(refused.status).toBe(422);
+      expect(await app.database.db.return.findUniqueOrThrow({ where: { id: returnId } })).toMatchObject({ status: "REQUESTED", tracking_number: null, label_url: null });
+      expect((await emailsTo("return_label_sent")).filter((m) => m.subject.includes("#7406"))).toHaveLength(0);
+
+      fake.on("ReverseDeliveryCreateWithShipping", { reverseDeliveryCreateWithShipping: { reverseDelivery: { id: "gid://shopify/ReverseDelivery/1" }, userErrors: [] } });
+      const res = await app.api("PATCH", `/returns/admin/${returnId}/status`, { token: admin.token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(fake.calls("ReverseDeliveryCreateWithShipping").at(-1)!.variables).toEqual({
+        reverseFulfillmentOrderId: "gid://shopify/ReverseFulfillmentOrder/1",
+        reverseDeliveryLineItems: [
+          { reverseFulfillmentOrderLineItemId: "gid://shopify/ReverseFulfillmentOrderLineItem/1", quantity: 2 },
+          { reverseFulfillmentOrderLineItemId: "gid://shopify/ReverseFulfillmentOrderLineItem/2", quantity: 1 },
+        ],
+        trackingInput: { number: "1ZSHOP" },
+        labelInput: { fileUrl: "https://labels.example.test/7406.pdf" },
+        notifyCustomer: false,
+      });
+      expect((await emailsTo("return_label_sent")).filter((m) => m.subject.includes("#7406"))).toHaveLength(1);
+    } finally {
+      app.ctx.commerce = local;
+    }
+  });
+
   it("a refused refund leaves the return DELIVERED and refundable", async () => {
     const { returnId } = await inTransit(7404);
     await app.api("POST", `/returns/admin/${returnId}/confirm`, { token: admin.token, body: { received_item_ids: [lid(7404, 0)] } });

@@ -738,6 +738,9 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
     async cancelReturn(returnId) {
       await mustFindReturn(returnId);
     },
+    async sendReturnLabel(returnId) {
+      await mustFindReturn(returnId);
+    },
     async refundReturn(returnId, opts) {
       const ret = await mustFindReturn(returnId);
       if (!(Number(opts.amount) > 0)) throw new CommerceError("The refund amount must be more than 0", [{ field: ["amount"], message: "Invalid amount" }]);

@@ -248,6 +248,12 @@ export interface CommercePort {
   approveReturn(returnId: string, opts: { notifyCustomer: boolean }): Promise<void>;
   /** Declines a requested return (Shopify: returnDeclineRequest). */
   declineReturn(returnId: string, opts: { reason: "FINAL_SALE" | "RETURN_PERIOD_ENDED" | "OTHER"; note: string; notifyCustomer: boolean }): Promise<void>;
+  /**
+   * Sends the shopper the return label and/or tracking for the parcel coming back (Shopify: a
+   * reverse delivery on each of the return's reverse fulfilment orders,
+   * reverseDeliveryCreateWithShipping).
+   */
+  sendReturnLabel(returnId: string, opts: { trackingNumber?: string | null; labelUrl?: string | null; notifyCustomer: boolean }): Promise<void>;
   /** Cancels an approved return before anything came back (Shopify: returnCancel). */
   cancelReturn(returnId: string, opts: { notifyCustomer: boolean }): Promise<void>;
   /**

@@ -594,6 +594,41 @@ export const RETURN_CANCEL = `#graphql
   }
 `;
 
+export const RETURN_REVERSE_FULFILLMENT_ORDERS = `#graphql
+  query ReturnReverseFulfillmentOrders($id: ID!) {
+    return(id: $id) {
+      id
+      reverseFulfillmentOrders(first: 10) {
+        nodes {
+          id
+          lineItems(first: 100) { nodes { id totalQuantity } }
+        }
+      }
+    }
+  }
+`;
+
+export const REVERSE_DELIVERY_CREATE_WITH_SHIPPING = `#graphql
+  mutation ReverseDeliveryCreateWithShipping(
+    $reverseFulfillmentOrderId: ID!
+    $reverseDeliveryLineItems: [ReverseDeliveryLineItemInput!]!
+    $trackingInput: ReverseDeliveryTrackingInput
+    $labelInput: ReverseDeliveryLabelInput
+    $notifyCustomer: Boolean
+  ) {
+    reverseDeliveryCreateWithShipping(
+      reverseFulfillmentOrderId: $reverseFulfillmentOrderId
+      reverseDeliveryLineItems: $reverseDeliveryLineItems
+      trackingInput: $trackingInput
+      labelInput: $labelInput
+      notifyCustomer: $notifyCustomer
+    ) {
+      reverseDelivery { id }
+      userErrors { field message code }
+    }
+  }
+`;
+
 export const RETURN_REFUND_CONTEXT = `#graphql
   query ReturnRefundContext($id: ID!) {
     return(id: $id) {
@@ -669,5 +704,7 @@ export const ADMIN_DOCUMENTS: Record<string, string> = {
   ReturnDeclineRequest: RETURN_DECLINE_REQUEST,
   ReturnCancel: RETURN_CANCEL,
   ReturnRefundContext: RETURN_REFUND_CONTEXT,
+  ReturnReverseFulfillmentOrders: RETURN_REVERSE_FULFILLMENT_ORDERS,
+  ReverseDeliveryCreateWithShipping: REVERSE_DELIVERY_CREATE_WITH_SHIPPING,
   ReturnProcess: RETURN_PROCESS,
 };

@@ -872,6 +872,24 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
       check("returnCancel", data.returnCancel.userErrors);
     },
 
+    async sendReturnLabel(returnId, o) {
+      type Rfo = { return: { reverseFulfillmentOrders: { nodes: { id: string; lineItems: { nodes: { id: string; totalQuantity: number }[] } }[] } } | null };
+      const data = await gql<Rfo>("ReturnReverseFulfillmentOrders", D.RETURN_REVERSE_FULFILLMENT_ORDERS, { id: returnId });
+      if (!data.return) throw new CommerceError(`Return ${returnId} not found`, [{ field: ["id"], message: "Return does not exist" }], 404);
+      const orders = data.return.reverseFulfillmentOrders.nodes;
+      if (!orders.length) throw new CommerceError(`Return ${returnId} is not approved yet`, [{ field: ["id"], message: "Return has no reverse fulfillment order" }], 409);
+      for (const rfo of orders) {
+        const created = await gql<{ reverseDeliveryCreateWithShipping: { userErrors: UserErrors } }>("ReverseDeliveryCreateWithShipping", D.REVERSE_DELIVERY_CREATE_WITH_SHIPPING, {
+          reverseFulfillmentOrderId: rfo.id,
+          reverseDeliveryLineItems: rfo.lineItems.nodes.map((l) => ({ reverseFulfillmentOrderLineItemId: l.id, quantity: l.totalQuantity })),
+          ...(o.trackingNumber ? { trackingInput: { number: o.trackingNumber } } : {}),
+          ...(o.labelUrl ? { labelInput: { fileUrl: o.labelUrl } } : {}),
+          notifyCustomer: o.notifyCustomer,
+        });
+        check("reverseDeliveryCreateWithShipping", created.reverseDeliveryCreateWithShipping.userErrors);
+      }
+    },
+
     async refundReturn(returnId, o) {
       type Ctx = {
         return: {

@@ -541,8 +541,17 @@ export async function changeReturnStatus(
     if (to === "CANCELED") await emailShopper(ctx, tx, after, (addr) => returnCancelledEmail(emailBase(ctx, addr, after)));
   };
 
-  if (to !== "CANCELED") {
-    // No store call (the parcel's progress is ours to track): claim and record together.
+  // The store hears of a cancel (returnCancel) and of the label (a reverse delivery with the label
+  // and tracking); the parcel's other steps are ours to track.
+  const storeCall =
+    to === "CANCELED"
+      ? () => ctx.commerce.cancelReturn(storeReturnId(ret), { notifyCustomer: false })
+      : to === "LABEL_SENT"
+        ? () => ctx.commerce.sendReturnLabel(storeReturnId(ret), { trackingNumber: tracking.tracking_number ?? ret.tracking_number, labelUrl: tracking.label_url ?? ret.label_url, notifyCustomer: false })
+        : null;
+
+  if (!storeCall) {
+    // Claim and record together.
     const moved = await ctx.db.$transaction(async (tx) => {
       const m = await tx.return.updateMany({ where: { id: ret.id, status: from }, data });
       if (m.count === 0) return false;
@@ -554,20 +563,23 @@ export async function changeReturnStatus(
     return getAdminReturn(ctx.db, ret.id);
   }
 
-  // Cancel: claim, then the store, then the record.
+  // Claim, then the store, then the record; a refusal puts the return back as it was.
   const m = await ctx.db.return.updateMany({ where: { id: ret.id, status: from }, data });
   if (m.count === 0) {
     raceOutcome((await mustFindReturn(ctx.db, ret.id)).status, to, requestStatus);
     return getAdminReturn(ctx.db, ret.id);
   }
   try {
-    await ctx.commerce.cancelReturn(storeReturnId(ret), { notifyCustomer: false });
+    await storeCall();
   } catch (e) {
-    await ctx.db.return.updateMany({ where: { id: ret.id, status: "CANCELED" }, data: { status: from } });
-    storeRefused(e, "the cancellation");
+    await ctx.db.return.updateMany({
+      where: { id: ret.id, status: to },
+      data: { status: from, tracking_number: ret.tracking_number, tracking_company: ret.tracking_company, label_url: ret.label_url },
+    });
+    storeRefused(e, to === "CANCELED" ? "the cancellation" : "sending the label");
   }
   await ctx.db.$transaction(record);
-  ctx.log.info({ returnId: ret.id, from, to, adminId: admin.id }, "return cancelled");
+  ctx.log.info({ returnId: ret.id, from, to, adminId: admin.id }, "return status changed");
   return getAdminReturn(ctx.db, ret.id);
 }
 

@@ -11,7 +11,8 @@
  *    under PostgreSQL's row lock the second of two simultaneous submits matches nothing, re-reads,
  *    finds the target status and answers the record (200) without recording anything twice;
  * 2. the store's call (Shopify: returnApproveRequest / returnDeclineRequest / returnCancel /
- *    returnProcess; locally the rows above are the store's record), made outside any transaction;
+ *    reverseDeliveryCreateWithShipping for the label / returnProcess for the refund; locally the
+ *    rows above are the store's record), made outside any transaction;
  *    if the store refuses, the claim is undone and the refusal answered;
  * 3. the record: the event and the email, in one transaction.
  * A process that dies between 1 and 3 leaves the move made without its event and email (logged

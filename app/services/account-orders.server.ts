@@ -21,6 +21,7 @@ import { conflictError, DomainError, invalid, notFoundError, unprocessableError 
 import { CommerceError } from "~/providers/commerce/port";
 import { CANCEL_REASON_LABELS, ORDERS_PAGE_SIZE, RETURNS_PAGE_SIZE, type CancelReasonValue, type ReturnReasonValue } from "~/contract/account-orders";
 import { applyOrderPurchases } from "./recommendations/aggregates.server";
+import { recordOrderEvent } from "./orders/order-events.server";
 import { buildReturnTimeline, cancelClaimActive, cancelEligibility, heldItemIds, orderStage, returnEligibility } from "./account-orders-rules";
 
 export const ORDER_NOT_FOUND = "Order not found";
@@ -243,6 +244,8 @@ export async function cancelMyOrder(ctx: OrdersCtx, user: Caller, rawId: string,
     await tx.orderItem.updateMany({ where: { order_id: found.id, status: { not: "cancelled" } }, data: { status: "cancelled" } });
     await applyOrderPurchases(tx, found.id, -1);
     await tx.productPurchaseEvent.deleteMany({ where: { order_id: found.id } });
+    // The order's timeline (admin orders) shows who cancelled.
+    await recordOrderEvent(tx, { orderId: found.id, kind: "order.cancelled", message: `The customer cancelled the order: ${CANCEL_REASON_LABELS[body.reason]}`, actor: { kind: "user", userId: user.id, label: user.email ?? "Customer" }, data: { reason: body.reason, note: note ?? null } });
   });
   ctx.log.info({ orderId: found.id, userId: user.id, reason: body.reason }, "order cancelled by its shopper");
   return getMyOrder(ctx.db, user, found.id);
@@ -318,7 +321,15 @@ export async function itemsById(db: Db, ids: string[]): Promise<Map<string, Item
 
 export async function initiateMyReturn(ctx: OrdersCtx, user: Caller, rawId: string, body: { order_item_ids: string[]; reason: ReturnReasonValue; note?: string }) {
   const found = await loadOwnedOrder(ctx.db, user, rawId);
-  return initiateReturnOnOrder(ctx, found, user.id, body);
+  return initiateReturnOnOrder(ctx, found, user.id, body, (tx, ids) =>
+    recordOrderEvent(tx, {
+      orderId: found.id,
+      kind: "return.requested",
+      message: `The customer requested a return of ${new Set(body.order_item_ids).size === 1 ? "1 item" : `${new Set(body.order_item_ids).size} items`} (${body.reason})`,
+      actor: { kind: "user", userId: user.id, label: user.email ?? "Customer" },
+      data: { ...ids, itemIds: [...new Set(body.order_item_ids)], reason: body.reason, note: body.note?.trim() || null },
+    }).then(() => undefined),
+  );
 }
 
 /**

@@ -405,6 +405,21 @@ describe("POST /orders/admin/{id}/cancel", () => {
   });
 });
 
+describe("the shopper's own actions on the admin timeline", () => {
+  it("a shopper's cancel and return request show in the order's timeline with the shopper as actor", async () => {
+    await createOrder({ n: 8650, userId: ann.id, daysAgo: 72, items: [{ status: "unfulfilled" }] });
+    expect((await app.api("POST", `/users/orders/${enc(oid(8650))}/cancel`, { token: ann.token, body: { reason: "CHANGED_MIND" } })).status).toBe(200);
+    await createOrder({ n: 8651, userId: ann.id, daysAgo: 73, items: [{ status: "delivered" }] });
+    expect((await app.api("POST", `/users/orders/${enc(oid(8651))}/initiate-return`, { token: ann.token, body: { order_item_ids: [item(8651, 0)], reason: "COLOR" } })).status).toBe(201);
+    const cancelled = await app.api("GET", path(8650), { token: admin.token });
+    expect(cancelled.body.timeline[0]).toMatchObject({ kind: "order.cancelled", actor: { user_id: ann.id, label: "ann@example.test" } });
+    const returned = await app.api("GET", path(8651), { token: admin.token });
+    expect(returned.body.timeline[0]).toMatchObject({ kind: "return.requested", actor: { user_id: ann.id } });
+    expect(returned.body.return_requests).toHaveLength(1);
+    expect(returned.body.returns[0].item_ids).toEqual([item(8651, 0)]);
+  });
+});
+
 describe("through the Shopify adapter (local Shopify-like server)", () => {
   let fake: FakeShopify;
   let local: CommercePort;

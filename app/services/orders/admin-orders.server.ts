@@ -281,6 +281,41 @@ function decodeCursor(sort: SortKey, cursor: string | undefined): { value: strin
   throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
 }
 
+/**
+ * Above this many matching rows a search is "broad" (a common word, a frequent SKU prefix): the
+ * orders are then scanned newest first with the search as a filter, and a page fills quickly.
+ * Below it (an order number, an email, a tracking number, a rare title) the matching orders are
+ * found through the indexes first (trigram on email, item title and SKU; name and tracking number
+ * btree), so a search never walks every order to find the few that match.
+ */
+const BROAD_MATCHES = 2000;
+
+async function searchCandidates(db: Db, raw: string): Promise<string[] | null> {
+  const q = raw.trim();
+  const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  const number = /^#?(\d{1,9})$/.exec(q)?.[1];
+  const words = q.split(/\s+/).filter(Boolean);
+  if (/^#\d{1,9}$/.test(q)) {
+    // "#1234" is an order name: nothing else has that shape, and the unique index answers it.
+    return (await db.order.findMany({ where: { name: q }, select: { id: true } })).map((o) => o.id);
+  }
+  const parts: Prisma.Sql[] = [
+    P.sql`SELECT id FROM orders WHERE email ILIKE ${like}`,
+    P.sql`SELECT order_id AS id FROM order_items WHERE title ILIKE ${like} OR sku ILIKE ${like}`,
+    P.sql`SELECT order_id AS id FROM order_items WHERE tracking_number = ${q}`,
+  ];
+  if (number) parts.push(P.sql`SELECT id FROM orders WHERE name = ${`#${number}`}`);
+  if (words.length >= 2) {
+    parts.push(
+      P.sql`SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id WHERE u.first_name ILIKE ${`%${words[0]}%`} AND u.last_name ILIKE ${`%${words.slice(1).join(" ")}%`}`,
+    );
+  } else {
+    parts.push(P.sql`SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id WHERE u.first_name ILIKE ${like} OR u.last_name ILIKE ${like}`);
+  }
+  const rows = await db.$queryRaw<{ id: string }[]>`SELECT id FROM (${P.join(parts, " UNION ")}) s LIMIT ${BROAD_MATCHES + 1}`;
+  return rows.length > BROAD_MATCHES ? null : rows.map((r) => r.id);
+}
+
 function searchWhere(raw: string): Prisma.OrderWhereInput {
   const q = raw.trim();
   const or: Prisma.OrderWhereInput[] = [
@@ -319,7 +354,10 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery) {
   const limit = Math.max(1, Math.min(100, query.limit ?? 25));
   const { field, dir } = parseSort(sort);
   const and: Prisma.OrderWhereInput[] = [];
-  if (query.q?.trim()) and.push(searchWhere(query.q));
+  if (query.q?.trim()) {
+    const ids = await searchCandidates(db, query.q);
+    and.push(ids ? { id: { in: ids } } : searchWhere(query.q));
+  }
   if (query.financialStatus) and.push({ financial_status: query.financialStatus });
   if (query.fulfillmentStatus) and.push({ fulfillment_status: query.fulfillmentStatus });
   if (query.status) and.push({ status: query.status });

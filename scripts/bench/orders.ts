@@ -87,6 +87,18 @@ export async function generateOrders(client: pg.Client, orders: number): Promise
      CROSS JOIN LATERAL generate_series(1, 1 + o.order_number % 3) i
      CROSS JOIN LATERAL (SELECT (o.order_number * 7919 + i * 104729) % ${ADJ.length * MATERIAL.length * GARMENT.length} AS pn) x`,
   );
+  // Returns on about 3% of the delivered orders (their first item), in every Return status.
+  await client.query(
+    `INSERT INTO returns (id, order_id, status, refund_amount, created_at, updated_at)
+     SELECT 'bench-return-' || o.order_number, o.id,
+       ((ARRAY['REQUESTED','LABEL_SENT','IN_TRANSIT','DELIVERED','REFUNDED','REFUNDED','CANCELED'])[1 + o.order_number % 7])::"ReturnStatus",
+       CASE WHEN o.order_number % 7 IN (4, 5) THEN o.subtotal_price END, o.closed_at + interval '3 days', o.closed_at + interval '3 days'
+     FROM orders o WHERE o.status = 'closed' AND o.order_number % 29 = 0`,
+  );
+  await client.query(
+    `INSERT INTO return_line_items (id, return_id, order_item_id, quantity, updated_at)
+     SELECT r.id || '/1', r.id, r.order_id || '/1', 1, r.created_at FROM returns r WHERE r.id LIKE 'bench-return-%'`,
+  );
   await client.query("VACUUM ANALYZE");
   return { ms: performance.now() - t0, items: items.rowCount ?? 0 };
 }
@@ -261,4 +273,26 @@ export async function runOrderSearchBenchmark(opts: { orders: number; queries: n
     addSummary({ section: run.section, figure: `order search p50 (${n} orders)`, value: `${fmt(total.p50)} ms` });
     addSummary({ section: run.section, figure: `order search p95 (${n} orders)`, value: `${fmt(total.p95)} ms`, target: `≤ ${ORDER_SEARCH_TARGET_MS} ms`, ratio: total.p95 / ORDER_SEARCH_TARGET_MS });
   }
+
+  // Order analytics over the same orders (GET /api/orders/admin/analytics: SQL aggregates per day).
+  const day = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 10);
+  const ranges: [string, Record<string, string>][] = [
+    ["last 30 days (default)", {}],
+    ["last 90 days", { from: day(89 * 86_400_000), to: day(0) }],
+    ["last 366 days", { from: day(365 * 86_400_000), to: day(0) }],
+  ];
+  const analyticsRows: string[][] = [];
+  for (const [label, query] of ranges) {
+    const times: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await callApi(booted.ctx, { method: "GET", path: `/orders/admin/analytics?${new URLSearchParams(query)}`, token });
+      if (r.status !== 200) throw new Error(`GET /api/orders/admin/analytics answered ${errorText(r)}`);
+      if (i >= 2) times.push(r.ms); // the first two warm up
+    }
+    const d = dist(times);
+    analyticsRows.push([label, String(d.n), fmt(d.p50), fmt(d.p95), fmt(d.max)]);
+    addSummary({ section: "orders (PostgreSQL)", figure: `analytics ${label} p50 (${n} orders)`, value: `${fmt(d.p50)} ms` });
+  }
+  log("");
+  printTable(["GET /api/orders/admin/analytics", "n", "p50 ms", "p95 ms", "max ms"], analyticsRows);
 }

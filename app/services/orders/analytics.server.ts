@@ -1,9 +1,10 @@
 /**
  * Order analytics (GET /api/orders/admin/analytics): definitions in app/contract/order-analytics.ts.
  *
- * Everything is aggregated in SQL per day (four grouped queries over the range, using the
- * orders' created_at index), so the cost grows with the orders of the range, not with what is
- * sent back; JavaScript only fills the days without orders and adds the days up for the totals.
+ * Everything is aggregated in SQL (orders per day; the items of the range read once and grouped per
+ * day, product and vendor; refunds per day), starting from the orders' created_at index, so the cost
+ * grows with the orders of the range; JavaScript only fills the days without orders, adds the days
+ * up for the totals and maps the top rows.
  * Amounts travel as numeric text and are added as whole cents, so no float rounding creeps in.
  */
 import { Prisma, type PrismaClient } from "@prisma/client";
@@ -18,6 +19,10 @@ import {
 } from "~/contract/order-analytics";
 
 const DAY_MS = 86_400_000;
+/** GROUPING(day, pkey, vendor_id) of each grouping set: the other two columns are rolled up. */
+const SET_DAY = 3;
+const SET_PRODUCT = 5;
+const SET_VENDOR = 6;
 
 export interface AnalyticsDeps {
   db: PrismaClient;
@@ -77,48 +82,67 @@ export async function orderAnalytics(deps: AnalyticsDeps, query: { from?: string
   const start = `${from} 00:00:00`;
   const end = `${isoDay(dayMs(to) + DAY_MS)} 00:00:00`;
   const inRange = Prisma.sql`o.created_at >= ${start}::timestamp AND o.created_at < ${end}::timestamp`;
-  // Units in a live return: the return is not cancelled and its request (if any) was not declined
-  // or withdrawn; or the item itself is marked returned. Once per item, at most its quantity.
-  const returnedQty = Prisma.sql`LEAST(i.quantity, GREATEST(
-      CASE WHEN i.status = 'returned' THEN i.quantity ELSE 0 END,
-      COALESCE((
-        SELECT SUM(rli.quantity) FROM return_line_items rli
-        JOIN returns r ON r.id = rli.return_id
-        LEFT JOIN return_requests rr ON rr.return_id = r.id
-        WHERE rli.order_item_id = i.id AND r.status <> 'CANCELED' AND (rr.id IS NULL OR rr.status NOT IN ('DECLINED', 'CANCELED'))
-      ), 0)))`;
-  const soldItems = Prisma.sql`orders o JOIN order_items i ON i.order_id = o.id WHERE ${inRange} AND o.status <> 'cancelled' AND i.status <> 'cancelled'`;
 
-  // Sequential on purpose: the embedded database serves one query at a time anyway.
-  const orderRows = await db.$queryRaw<{ day: string; orders: number; cancelled: number; revenue: string | null }[]>`
-    SELECT o.created_at::date::text AS day, COUNT(*)::int AS orders,
-      (COUNT(*) FILTER (WHERE o.status = 'cancelled'))::int AS cancelled,
-      (SUM(o.total_price) FILTER (WHERE o.status <> 'cancelled'))::text AS revenue
-    FROM orders o WHERE ${inRange} GROUP BY 1`;
-  const itemRows = await db.$queryRaw<{ day: string; units: number; returned: number }[]>`
-    SELECT o.created_at::date::text AS day, COALESCE(SUM(i.quantity), 0)::int AS units, COALESCE(SUM(${returnedQty}), 0)::int AS returned
-    FROM ${soldItems} GROUP BY 1`;
-  const refundRows = await db.$queryRaw<{ day: string; refunded: string | null }[]>`
-    SELECT o.created_at::date::text AS day, SUM(r.refund_amount)::text AS refunded
-    FROM orders o JOIN returns r ON r.order_id = o.id
-    WHERE ${inRange} AND o.status <> 'cancelled' AND r.status = 'REFUNDED' AND r.refund_amount IS NOT NULL GROUP BY 1`;
-  const currency = await db.$queryRaw<{ code: string }[]>`
-    SELECT o."currencyCode" AS code FROM orders o WHERE ${inRange} GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 1`;
-  const topProducts = await db.$queryRaw<{ product_id: string | null; title: string; vendor_id: string | null; vendor_name: string | null; units: number; revenue: string }[]>`
-    SELECT t.product_id, t.title, t.vendor_id, v.name AS vendor_name, t.units, t.revenue::text AS revenue FROM (
-      SELECT MAX(i.product_id) AS product_id, MAX(i.title) AS title, MAX(i.vendor_id) AS vendor_id,
-        SUM(i.quantity)::int AS units, SUM(i.price * i.quantity) AS revenue
-      FROM ${soldItems}
-      GROUP BY COALESCE(i.product_id, 'title:' || i.title)
-    ) t LEFT JOIN vendors v ON v.id = t.vendor_id
-    ORDER BY t.revenue DESC, t.units DESC, t.title LIMIT ${ANALYTICS_TOP_LIMIT}`;
-  const topVendors = await db.$queryRaw<{ vendor_id: string; name: string; units: number; revenue: string }[]>`
-    SELECT t.vendor_id, v.name, t.units, t.revenue::text AS revenue FROM (
-      SELECT i.vendor_id, SUM(i.quantity)::int AS units, SUM(i.price * i.quantity) AS revenue
-      FROM ${soldItems} AND i.vendor_id IS NOT NULL
-      GROUP BY i.vendor_id
-    ) t JOIN vendors v ON v.id = t.vendor_id
-    ORDER BY t.revenue DESC, t.units DESC, v.name LIMIT ${ANALYTICS_TOP_LIMIT}`;
+  // Items sold in the range, read once. Units in a live return: the return is not cancelled and
+  // its request (if any) was not declined or withdrawn; or the item itself is marked returned —
+  // once per item, at most its quantity. The items are fetched per order through the order_id
+  // index (LATERAL … OFFSET 0 keeps the planner from hashing the whole items table for a short
+  // range), then grouped three ways in one pass (GROUPING SETS: per day, per product, per vendor),
+  // the products and vendors ranked and cut to the top ones in SQL.
+  type ItemRow = { rn: number | bigint; grp: number; day: string | null; product_id: string | null; title: string | null; vendor_id: string | null; vendor_name: string | null; units: number; returned: number; revenue: string };
+  const itemSql = Prisma.sql`
+    WITH live AS MATERIALIZED (
+      SELECT rli.order_item_id, SUM(rli.quantity) AS q
+      FROM orders o JOIN returns r ON r.order_id = o.id JOIN return_line_items rli ON rli.return_id = r.id
+      LEFT JOIN return_requests rr ON rr.return_id = r.id
+      WHERE ${inRange} AND r.status <> 'CANCELED' AND (rr.id IS NULL OR rr.status NOT IN ('DECLINED', 'CANCELED'))
+      GROUP BY 1
+    ), sold AS MATERIALIZED (
+      SELECT o.created_at::date AS day, i.*
+      FROM orders o
+      CROSS JOIN LATERAL (SELECT i.id, i.product_id, i.title, i.vendor_id, i.quantity, i.price, i.status FROM order_items i WHERE i.order_id = o.id AND i.status <> 'cancelled' OFFSET 0) i
+      WHERE ${inRange} AND o.status <> 'cancelled'
+    ), items AS MATERIALIZED (
+      SELECT s.day, COALESCE(s.product_id, 'title:' || s.title) AS pkey, s.product_id, s.title, s.vendor_id, v.name AS vendor_name,
+        s.quantity, s.price * s.quantity AS amount,
+        LEAST(s.quantity, GREATEST(CASE WHEN s.status = 'returned' THEN s.quantity ELSE 0 END, COALESCE(live.q, 0))) AS returned
+      FROM sold s LEFT JOIN live ON live.order_item_id = s.id LEFT JOIN vendors v ON v.id = s.vendor_id
+    )
+    SELECT * FROM (
+      SELECT GROUPING(day, pkey, vendor_id)::int AS grp, day::text AS day, MAX(product_id) AS product_id, MAX(title) AS title,
+        CASE WHEN GROUPING(vendor_id) = 0 THEN vendor_id ELSE MAX(vendor_id) END AS vendor_id, MAX(vendor_name) AS vendor_name,
+        SUM(quantity)::int AS units, SUM(returned)::int AS returned, SUM(amount)::text AS revenue,
+        row_number() OVER (
+          PARTITION BY GROUPING(day, pkey, vendor_id)
+          ORDER BY (GROUPING(vendor_id) = 0 AND vendor_id IS NULL), SUM(amount) DESC, SUM(quantity) DESC,
+            CASE WHEN GROUPING(vendor_id) = 0 THEN MAX(vendor_name) ELSE MAX(title) END, MAX(pkey)
+        ) AS rn
+      FROM items GROUP BY GROUPING SETS ((day), (pkey), (vendor_id))
+    ) g
+    WHERE g.grp = ${SET_DAY} OR (g.grp = ${SET_PRODUCT} AND g.rn <= ${ANALYTICS_TOP_LIMIT}) OR (g.grp = ${SET_VENDOR} AND g.vendor_id IS NOT NULL AND g.rn <= ${ANALYTICS_TOP_LIMIT})`;
+
+  const { orderRows, itemRows, refundRows, currency } = await db.$transaction(
+    async (tx) => {
+      // A long range costs enough for PostgreSQL to JIT-compile the plan, which takes longer than
+      // the query itself (over a second for a year of 100k orders); these are short scans.
+      await tx.$executeRaw`SET LOCAL jit = off`;
+      // Sequential on purpose: one connection, and the embedded database serves one query at a time anyway.
+      const orderRows = await tx.$queryRaw<{ day: string; orders: number; cancelled: number; revenue: string | null }[]>`
+        SELECT o.created_at::date::text AS day, COUNT(*)::int AS orders,
+          (COUNT(*) FILTER (WHERE o.status = 'cancelled'))::int AS cancelled,
+          (SUM(o.total_price) FILTER (WHERE o.status <> 'cancelled'))::text AS revenue
+        FROM orders o WHERE ${inRange} GROUP BY 1`;
+      const itemRows = await tx.$queryRaw<ItemRow[]>(itemSql);
+      const refundRows = await tx.$queryRaw<{ day: string; refunded: string | null }[]>`
+        SELECT o.created_at::date::text AS day, SUM(r.refund_amount)::text AS refunded
+        FROM orders o JOIN returns r ON r.order_id = o.id
+        WHERE ${inRange} AND o.status <> 'cancelled' AND r.status = 'REFUNDED' AND r.refund_amount IS NOT NULL GROUP BY 1`;
+      const currency = await tx.$queryRaw<{ code: string }[]>`
+        SELECT o."currencyCode" AS code FROM orders o WHERE ${inRange} GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 1`;
+      return { orderRows, itemRows, refundRows, currency };
+    },
+    { timeout: 60_000 },
+  );
 
   const days = new Map<string, Day>();
   const dayOf = (d: string) => {
@@ -127,7 +151,9 @@ export async function orderAnalytics(deps: AnalyticsDeps, query: { from?: string
     return x;
   };
   for (const r of orderRows) Object.assign(dayOf(r.day), { orders: r.orders, cancelledOrders: r.cancelled, revenueCents: cents(r.revenue) });
-  for (const r of itemRows) Object.assign(dayOf(r.day), { units: r.units, returnedUnits: r.returned });
+  for (const r of itemRows) if (r.grp === SET_DAY && r.day) Object.assign(dayOf(r.day), { units: r.units, returnedUnits: r.returned });
+  const topProducts = itemRows.filter((r) => r.grp === SET_PRODUCT).sort((a, b) => Number(a.rn) - Number(b.rn));
+  const topVendors = itemRows.filter((r) => r.grp === SET_VENDOR && r.vendor_id && r.vendor_name).sort((a, b) => Number(a.rn) - Number(b.rn));
   for (const r of refundRows) dayOf(r.day).refundedCents = cents(r.refunded);
 
   const total = emptyDay();
@@ -145,7 +171,7 @@ export async function orderAnalytics(deps: AnalyticsDeps, query: { from?: string
     currencyCode: currency[0]?.code ?? "USD",
     totals: figures(total),
     daily,
-    topProducts: topProducts.map((p) => ({ productId: p.product_id, title: p.title, vendorId: p.vendor_id, vendorName: p.vendor_name, units: p.units, revenue: Number(p.revenue).toFixed(2) })),
-    topVendors: topVendors.map((v) => ({ vendorId: v.vendor_id, name: v.name, units: v.units, revenue: Number(v.revenue).toFixed(2) })),
+    topProducts: topProducts.map((p) => ({ productId: p.product_id, title: p.title ?? "", vendorId: p.vendor_id, vendorName: p.vendor_name, units: p.units, revenue: Number(p.revenue).toFixed(2) })),
+    topVendors: topVendors.map((v) => ({ vendorId: v.vendor_id!, name: v.vendor_name!, units: v.units, revenue: Number(v.revenue).toFixed(2) })),
   };
 }

@@ -162,6 +162,27 @@ describe("GET /orders/admin/analytics", () => {
     ]);
   });
 
+  it("keeps the first 10 products and vendors", async () => {
+    const db = app.database.db;
+    for (let k = 0; k < 12; k++) {
+      const vendor = `vendor-top-${k}`;
+      await db.vendor.create({ data: { id: vendor, name: `Top ${String(k).padStart(2, "0")}`, handle: `top-${k}` } });
+      await db.order.create({
+        data: {
+          id: `gid://shopify/Order/89${k}`,
+          name: `#T${k}`,
+          total_price: new Prisma.Decimal(10 + k),
+          created_at: new Date("2025-06-01T12:00:00Z"),
+          items: { create: [{ id: `gid://shopify/LineItem/89${k}`, product_id: `gid://shopify/Product/89${k}`, vendor_id: vendor, title: `Top product ${k}`, quantity: 1, price: new Prisma.Decimal(10 + k) }] },
+        },
+      });
+    }
+    const res = await get(manager.token, { from: "2025-06-01", to: "2025-06-01" });
+    expect(res.body.totals).toMatchObject({ orders: 12, units: 12, revenue: "186.00" });
+    expect(res.body.topProducts.map((p: { title: string }) => p.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Top product ${11 - i}`));
+    expect(res.body.topVendors.map((v: { name: string }) => v.name)).toEqual(Array.from({ length: 10 }, (_, i) => `Top ${String(11 - i).padStart(2, "0")}`));
+  });
+
   it("a single day counts up to the last second of that UTC day", async () => {
     const res = await get(manager.token, { from: "2026-10-04", to: "2026-10-04" });
     expect(res.status).toBe(200);

@@ -299,6 +299,11 @@ async function searchCandidates(db: Db, raw: string): Promise<string[] | null> {
     // "#1234" is an order name: nothing else has that shape, and the unique index answers it.
     return (await db.order.findMany({ where: { name: q }, select: { id: true } })).map((o) => o.id);
   }
+  if (/^[^\s@]+@[^\s@]+$/.test(q)) {
+    // A whole email address: the customer's orders (nothing else holds an "@").
+    const rows = await db.$queryRaw<{ id: string }[]>`SELECT id FROM orders WHERE email ILIKE ${like} LIMIT ${BROAD_MATCHES + 1}`;
+    return rows.length > BROAD_MATCHES ? null : rows.map((r) => r.id);
+  }
   const parts: Prisma.Sql[] = [
     P.sql`SELECT id FROM orders WHERE email ILIKE ${like}`,
     P.sql`SELECT order_id AS id FROM order_items WHERE title ILIKE ${like} OR sku ILIKE ${like}`,
@@ -312,8 +317,9 @@ async function searchCandidates(db: Db, raw: string): Promise<string[] | null> {
   } else {
     parts.push(P.sql`SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id WHERE u.first_name ILIKE ${like} OR u.last_name ILIKE ${like}`);
   }
-  const rows = await db.$queryRaw<{ id: string }[]>`SELECT id FROM (${P.join(parts, " UNION ")}) s LIMIT ${BROAD_MATCHES + 1}`;
-  return rows.length > BROAD_MATCHES ? null : rows.map((r) => r.id);
+  // UNION ALL streams, so the LIMIT stops a broad search early (UNION would collect every match first).
+  const rows = await db.$queryRaw<{ id: string }[]>`SELECT id FROM (${P.join(parts, " UNION ALL ")}) s LIMIT ${BROAD_MATCHES + 1}`;
+  return rows.length > BROAD_MATCHES ? null : [...new Set(rows.map((r) => r.id))];
 }
 
 function searchWhere(raw: string): Prisma.OrderWhereInput {

@@ -9,7 +9,10 @@
  *   IN_TRANSIT, DELIVERED, REFUNDED, CANCELED) with their return requests in every status
  *   (REQUESTED, OPEN, CLOSED, DECLINED, CANCELED); a DELIVERED one and a REFUNDED one where only
  *   part of what was announced came back (per-item notes); refunded items are marked `returned`
- *   and their orders partly (or wholly) refunded.
+ *   and their orders partly (or wholly) refunded;
+ * - the timeline events of those steps (customer's request, the demo admin's approval, label,
+ *   receipt, refund, decline with its reason, withdrawal), with the kinds and data the order and
+ *   return services write, so the order pages and the returns list (decline reasons) show them.
  * The demo shopper's orders and returns are left alone (their screens are described by
  * ./account-orders.ts and tested in tests/integration/account-orders-demo.test.ts).
  *
@@ -38,6 +41,8 @@ export interface AdminOrderExtras {
   returns: Prisma.ReturnCreateManyInput[];
   returnLineItems: Prisma.ReturnLineItemCreateManyInput[];
   returnRequests: Prisma.ReturnRequestCreateManyInput[];
+  /** Timeline entries of what the demo admin and the customers did (kinds as the services write them). */
+  orderEvents: Prisma.OrderEventCreateManyInput[];
 }
 
 type ReturnStatus = "REQUESTED" | "LABEL_SENT" | "IN_TRANSIT" | "DELIVERED" | "REFUNDED" | "CANCELED";
@@ -78,7 +83,13 @@ const PLANS: ReturnPlan[] = [
 const PROGRESS_DAYS: Record<ReturnStatus, number> = { REQUESTED: 0, CANCELED: 1, LABEL_SENT: 1, IN_TRANSIT: 4, DELIVERED: 7, REFUNDED: 10 };
 
 export function addAdminOrderDemo(rows: DemoRows): AdminOrderExtras {
-  const out: AdminOrderExtras = { orders: [], orderItems: [], purchaseEvents: [], returns: [], returnLineItems: [], returnRequests: [] };
+  const out: AdminOrderExtras = { orders: [], orderItems: [], purchaseEvents: [], returns: [], returnLineItems: [], returnRequests: [], orderEvents: [] };
+  const adminRow = rows.users.find((u) => u.email === `admin@${DEMO_EMAIL_DOMAIN}`);
+  const labelOf = (u: { first_name?: string | null; last_name?: string | null; email?: string | null } | undefined, fallback: string) =>
+    [u?.first_name, u?.last_name].filter(Boolean).join(" ") || u?.email || fallback;
+  const staff = { actor_user_id: adminRow?.id ?? null, actor_label: labelOf(adminRow, "Staff") };
+  const event = (key: string, orderId: string, kind: string, message: string, when: Date, actor: { actor_user_id: string | null; actor_label: string }, data: Prisma.InputJsonValue = {}) =>
+    out.orderEvents.push({ id: demoUuid("admin-order-event", key), order_id: orderId, kind, message, ...actor, data, created_at: when });
   const rnd = new Random(16_016);
   const demoShopper = rows.users.find((u) => u.email === `shopper@${DEMO_EMAIL_DOMAIN}`)?.id ?? null;
   const shoppers = rows.users.filter((u) => u.role === "SHOPPER" && u.id && u.id !== demoShopper && u.email);
@@ -143,6 +154,14 @@ export function addAdminOrderDemo(rows: DemoRows): AdminOrderExtras {
     });
     const shipping = subtotal >= 150 ? 0 : 8;
     const tax = Math.round(subtotal * 0.0825 * 100) / 100;
+    if (tracking) {
+      const sentIds = out.orderItems.filter((i) => i.order_id === orderId && i.status !== "unfulfilled").map((i) => i.id!);
+      event(`fulfilled:${p.n}`, orderId, "fulfillment.created", `Fulfilled ${sentIds.length} item${sentIds.length > 1 ? "s" : ""} with ${tracking.provider} ${tracking.number}`, at(created.getTime() + 0.5 * DAY), staff, {
+        itemIds: sentIds,
+        carrier: tracking.provider,
+        trackingNumber: tracking.number,
+      });
+    }
     out.orders.push({
       id: orderId,
       name: `#${3000 + p.n}`,
@@ -237,6 +256,32 @@ export function addAdminOrderDemo(rows: DemoRows): AdminOrderExtras {
       created_at: created,
       updated_at: plan.request === "REQUESTED" ? created : at(created.getTime() + (plan.request === "CLOSED" ? PROGRESS_DAYS.REFUNDED : 1) * DAY),
     });
+    // The timeline: the customer's request, then each step the store took.
+    const orderId = target.order.id!;
+    const customerRow = rows.users.find((u) => u.id === target.order.user_id);
+    const customer = { actor_user_id: customerRow?.id ?? null, actor_label: labelOf(customerRow, "Customer") };
+    const ids = { returnId, requestId: demoUuid("admin-return-request", plan.key) };
+    const step = (n: number) => at(Math.min(created.getTime() + n * DAY, updated.getTime()));
+    event(`${plan.key}:requested`, orderId, "return.requested", `Requested a return of ${announced.length} item${announced.length > 1 ? "s" : ""}`, created, customer, { ...ids, reason: plan.reason });
+    if (plan.request === "CANCELED") event(`${plan.key}:withdrawn`, orderId, "return.cancelled_by_customer", "Withdrew the return request", updated, customer, ids);
+    if (plan.request === "DECLINED")
+      event(`${plan.key}:declined`, orderId, "return.declined", `Declined the return request: ${plan.storeNote}`, updated, staff, { ...ids, reason: plan.storeNote ?? "Declined", declineReason: "OTHER" });
+    if (plan.request === "OPEN" || plan.request === "CLOSED") {
+      event(`${plan.key}:approved`, orderId, "return.approved", "Approved the return request", step(0.5), staff, ids);
+      const path: ReturnStatus[] = ["LABEL_SENT", "IN_TRANSIT", "DELIVERED"];
+      const reached = plan.ret === "REFUNDED" ? path : path.slice(0, path.indexOf(plan.ret) + 1);
+      reached.forEach((to, i) => {
+        const from = i === 0 ? "REQUESTED" : path[i - 1];
+        const message = to === "LABEL_SENT" ? `Sent a return label (UPS ${tracking})` : to === "IN_TRANSIT" ? "Return parcel on its way back" : "Return parcel delivered to the store";
+        event(`${plan.key}:${to}`, orderId, "return.status", message, step(1 + i * 2), to === "IN_TRANSIT" ? { actor_user_id: null, actor_label: "UPS" } : staff, { ...ids, from, to });
+      });
+      if (receivedCount > 0)
+        event(`${plan.key}:received`, orderId, "return.received", `Confirmed ${receivedCount} of ${announced.length} item${announced.length > 1 ? "s" : ""} received${plan.storeNote ? `: ${plan.storeNote}` : ""}`, at(updated.getTime() - (refunded ? 2 : 0) * DAY), staff, {
+          ...ids,
+          receivedItemIds: receivedItems.map((i) => i.id!),
+        });
+      if (refunded) event(`${plan.key}:refunded`, orderId, "return.refunded", `Refunded ${money(refund)} USD to the original payment`, updated, staff, { ...ids, amount: money(refund), currencyCode: "USD" });
+    }
     if (refunded) {
       const all = itemsByOrder.get(target.order.id!) ?? [];
       target.order.financial_status = all.every((i) => i.status === "returned" || i.status === "cancelled") ? "REFUNDED" : "PARTIALLY_REFUNDED";
@@ -254,4 +299,5 @@ export async function seedAdminOrderExtras(db: Prisma.TransactionClient | import
   if (x.returns.length) await db.return.createMany({ data: x.returns });
   if (x.returnLineItems.length) await db.returnLineItem.createMany({ data: x.returnLineItems });
   if (x.returnRequests.length) await db.returnRequest.createMany({ data: x.returnRequests });
+  if (x.orderEvents.length) await db.orderEvent.createMany({ data: x.orderEvents });
 }

@@ -33,7 +33,8 @@ async function snapshot(client: PrismaClient) {
   const views = await client.productViewEvent.findMany({ orderBy: { id: "asc" } });
   const users = await client.user.findMany({ where: { email: { endsWith: "@demo.local" } }, orderBy: { id: "asc" }, omit: { password_hash: true } });
   const returns = await client.return.findMany({ orderBy: { id: "asc" }, include: { line_items: { orderBy: { id: "asc" } }, request: true } });
-  return JSON.stringify({ products, variants, orders, reviews, views, users, returns });
+  const events = await client.orderEvent.findMany({ orderBy: { id: "asc" } });
+  return JSON.stringify({ products, variants, orders, reviews, views, users, returns, events });
 }
 
 beforeAll(async () => {
@@ -210,6 +211,15 @@ describe("demo data", () => {
     // Refunded items are marked returned.
     const refundedItems = returns.filter((r) => r.status === "REFUNDED").flatMap((r) => r.line_items.filter((li) => li.received).map((li) => li.order_item_id));
     expect(await db.orderItem.count({ where: { id: { in: refundedItems }, status: "returned" } })).toBe(refundedItems.length);
+
+    // Their timelines (other shoppers' returns; the demo shopper's are ./account-orders.ts's): every
+    // return has its request event; the declined one carries its reason.
+    const events = await db.orderEvent.findMany({ where: { order: recent } });
+    const demoShopper = await db.user.findUniqueOrThrow({ where: { email: "shopper@demo.local" } });
+    for (const r of returns.filter((x) => x.request && x.user_id !== demoShopper.id)) expect(events.some((e) => e.kind === "return.requested" && (e.data as { returnId?: string }).returnId === r.id), r.id).toBe(true);
+    const declined = returns.find((r) => r.request?.status === "DECLINED")!;
+    expect(events.find((e) => e.kind === "return.declined")?.data).toMatchObject({ requestId: declined.request!.id, reason: expect.stringMatching(/worn/i) });
+    for (const kind of ["fulfillment.created", "return.approved", "return.status", "return.received", "return.refunded", "return.cancelled_by_customer"]) expect(events.some((e) => e.kind === kind), kind).toBe(true);
 
     // The analytics of those 90 days: every figure has something to chart.
     const day = (d: Date) => d.toISOString().slice(0, 10);

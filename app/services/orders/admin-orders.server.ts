@@ -282,17 +282,22 @@ function decodeCursor(sort: SortKey, cursor: string | undefined): { value: strin
 }
 
 /**
- * Above this many matching rows a search is "broad" (a common word, a frequent SKU prefix): the
- * orders are then scanned newest first with the search as a filter, and a page fills quickly.
- * Below it (an order number, an email, a tracking number, a rare title) the matching orders are
- * found through the indexes first (trigram on email, item title and SKU; name and tracking number
- * btree), so a search never walks every order to find the few that match.
+ * Above this many text matches a search is "broad" (a common title word, a frequent SKU prefix):
+ * the orders are then walked in the page's order (newest first by default) with the search and the
+ * filters as conditions, stopping at a page + 1 — collecting and sorting thousands of matches is
+ * what made a broad search slow. Below it (an order number, an email, a tracking number, a rare
+ * title) the matching orders are found through the indexes first (trigram on email, item title and
+ * SKU, customers' names; name and tracking number btree), so a search that finds few or nothing
+ * never walks every order. ~150 is where the two cost about the same on 100k orders
+ * (scripts/bench/orders.ts uses the same threshold in its SQL stand-in).
  */
-const BROAD_MATCHES = 2000;
+const BROAD_MATCHES = 150;
+
+const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
 async function searchCandidates(db: Db, raw: string): Promise<string[] | null> {
   const q = raw.trim();
-  const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  const like = likeOf(q);
   const number = /^#?(\d{1,9})$/.exec(q)?.[1];
   const words = q.split(/\s+/).filter(Boolean);
   if (/^#\d{1,9}$/.test(q)) {
@@ -312,7 +317,7 @@ async function searchCandidates(db: Db, raw: string): Promise<string[] | null> {
   if (number) parts.push(P.sql`SELECT id FROM orders WHERE name = ${`#${number}`}`);
   if (words.length >= 2) {
     parts.push(
-      P.sql`SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id WHERE u.first_name ILIKE ${`%${words[0]}%`} AND u.last_name ILIKE ${`%${words.slice(1).join(" ")}%`}`,
+      P.sql`SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id WHERE u.first_name ILIKE ${likeOf(words[0])} AND u.last_name ILIKE ${likeOf(words.slice(1).join(" "))}`,
     );
   } else {
     parts.push(P.sql`SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id WHERE u.first_name ILIKE ${like} OR u.last_name ILIKE ${like}`);
@@ -322,47 +327,101 @@ async function searchCandidates(db: Db, raw: string): Promise<string[] | null> {
   return rows.length > BROAD_MATCHES ? null : [...new Set(rows.map((r) => r.id))];
 }
 
-function searchWhere(raw: string): Prisma.OrderWhereInput {
+/** The search as a condition on one order `o` (what the broad walk tests on each order it reads). */
+function searchSql(raw: string): Prisma.Sql {
   const q = raw.trim();
-  const or: Prisma.OrderWhereInput[] = [
-    { name: { contains: q, mode: "insensitive" } },
-    { email: { contains: q, mode: "insensitive" } },
-    {
-      items: {
-        some: {
-          OR: [{ title: { contains: q, mode: "insensitive" } }, { sku: { contains: q, mode: "insensitive" } }, { tracking_number: q }],
-        },
-      },
-    },
+  const like = likeOf(q);
+  const or: Prisma.Sql[] = [
+    P.sql`o.name ILIKE ${like}`,
+    P.sql`o.email ILIKE ${like}`,
+    P.sql`EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND (i.title ILIKE ${like} OR i.sku ILIKE ${like} OR i.tracking_number = ${q}))`,
   ];
-  const number = /^#?(\d{1,9})$/.exec(q);
-  if (number) or.push({ order_number: Number(number[1]) }, { name: `#${number[1]}` });
+  const number = /^#?(\d{1,9})$/.exec(q)?.[1];
+  if (number) or.push(P.sql`o.order_number = ${Number(number)}`, P.sql`o.name = ${`#${number}`}`);
   const words = q.split(/\s+/).filter(Boolean);
   if (words.length >= 2) {
-    or.push({
-      user: {
-        first_name: { contains: words[0], mode: "insensitive" },
-        last_name: { contains: words.slice(1).join(" "), mode: "insensitive" },
-      },
-    });
+    or.push(
+      P.sql`EXISTS (SELECT 1 FROM users u WHERE u.id = o.user_id AND u.first_name ILIKE ${likeOf(words[0])} AND u.last_name ILIKE ${likeOf(words.slice(1).join(" "))})`,
+    );
   } else {
-    or.push({
-      user: {
-        OR: [{ first_name: { contains: q, mode: "insensitive" } }, { last_name: { contains: q, mode: "insensitive" } }],
-      },
-    });
+    or.push(P.sql`EXISTS (SELECT 1 FROM users u WHERE u.id = o.user_id AND (u.first_name ILIKE ${like} OR u.last_name ILIKE ${like}))`);
   }
-  return { OR: or };
+  return P.sql`(${P.join(or, " OR ")})`;
+}
+
+type SortField = (typeof SORT_FIELD)[keyof typeof SORT_FIELD];
+type CursorValue = Date | P.Decimal | string;
+
+/**
+ * A broad search: the ids of one page (+1) walking the orders in the page's order, with the search,
+ * the filters and the cursor as conditions — the same rows, order and keyset as the Prisma list.
+ * Identifiers come from the SORT_FIELD whitelist; every value is a bound parameter.
+ */
+async function broadSearchPage(db: Db, query: AdminOrderQuery, field: SortField, dir: "asc" | "desc", after: { value: CursorValue; id: string } | null, take: number) {
+  const where: Prisma.Sql[] = [searchSql(query.q ?? "")];
+  if (query.financialStatus) where.push(P.sql`o.financial_status = ${query.financialStatus}`);
+  if (query.fulfillmentStatus) where.push(P.sql`o.fulfillment_status = ${query.fulfillmentStatus}`);
+  if (query.status) where.push(P.sql`o.status = ${query.status}::"OrderStatus"`);
+  if (query.itemStatus) where.push(P.sql`EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND i.status = ${query.itemStatus}::"OrderItemStatus")`);
+  if (query.vendorId) where.push(P.sql`EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND i.vendor_id = ${query.vendorId})`);
+  if (query.storeId)
+    where.push(P.sql`EXISTS (SELECT 1 FROM order_items i JOIN products p ON p.id = i.product_id WHERE i.order_id = o.id AND p.store_id = ${query.storeId})`);
+  // Timestamps are stored as UTC without a zone: an ISO string cast to timestamp compares alike.
+  if (query.from) where.push(P.sql`o.created_at >= ${query.from.toISOString()}::timestamp`);
+  if (query.to) where.push(P.sql`o.created_at <= ${query.to.toISOString()}::timestamp`);
+  const column = P.raw(`o.${field}`);
+  if (after) {
+    const v = after.value;
+    const value = v instanceof Date ? P.sql`${v.toISOString()}::timestamp` : v instanceof P.Decimal ? P.sql`${v.toString()}::numeric` : P.sql`${v}`;
+    // Row comparison: (value, id) strictly after the cursor in the page's direction.
+    where.push(dir === "desc" ? P.sql`(${column}, o.id) < (${value}, ${after.id})` : P.sql`(${column}, o.id) > (${value}, ${after.id})`);
+  }
+  const order = P.raw(`o.${field} ${dir === "desc" ? "DESC" : "ASC"}, o.id ${dir === "desc" ? "DESC" : "ASC"}`);
+  const rows = await db.$queryRaw<{ id: string }[]>`SELECT o.id FROM orders o WHERE ${P.join(where, " AND ")} ORDER BY ${order} LIMIT ${take}`;
+  return rows.map((r) => r.id);
 }
 
 export async function listAdminOrders(db: Db, query: AdminOrderQuery) {
   const sort = query.sort ?? "created_at_desc";
   const limit = Math.max(1, Math.min(100, query.limit ?? 25));
   const { field, dir } = parseSort(sort);
+  const cursor = decodeCursor(sort, query.cursor);
+  let after: { value: CursorValue; id: string } | null = null;
+  if (cursor) {
+    let value: CursorValue;
+    if (field === "created_at") {
+      value = new Date(cursor.value);
+      if (Number.isNaN(value.getTime())) throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
+    } else if (field === "total_price") {
+      try {
+        value = new P.Decimal(cursor.value);
+      } catch {
+        throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
+      }
+    } else value = cursor.value;
+    after = { value, id: cursor.id };
+  }
+  const lastValue = (o: SummaryRow) => (field === "created_at" ? o.created_at.toISOString() : field === "total_price" ? o.total_price.toString() : o.name);
+  const answer = (rows: SummaryRow[]) => {
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(toSummary),
+      nextCursor: rows.length > limit && last ? encodeCursor(sort, lastValue(last), last.id) : null,
+    };
+  };
+
   const and: Prisma.OrderWhereInput[] = [];
   if (query.q?.trim()) {
     const ids = await searchCandidates(db, query.q);
-    and.push(ids ? { id: { in: ids } } : searchWhere(query.q));
+    if (!ids) {
+      // A broad search: one page of ids walked in SQL, then their summaries.
+      const pageIds = await broadSearchPage(db, query, field, dir, after, limit + 1);
+      const found = await db.order.findMany({ where: { id: { in: pageIds } }, include: summaryInclude });
+      const byId = new Map(found.map((o) => [o.id, o]));
+      return answer(pageIds.map((id) => byId.get(id)).filter((o): o is SummaryRow => !!o));
+    }
+    and.push({ id: { in: ids } });
   }
   if (query.financialStatus) and.push({ financial_status: query.financialStatus });
   if (query.fulfillmentStatus) and.push({ fulfillment_status: query.fulfillmentStatus });
@@ -380,22 +439,10 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery) {
   }
   if (query.from) and.push({ created_at: { gte: query.from } });
   if (query.to) and.push({ created_at: { lte: query.to } });
-  const after = decodeCursor(sort, query.cursor);
   if (after) {
-    let value: Date | P.Decimal | string;
-    if (field === "created_at") {
-      value = new Date(after.value);
-      if (Number.isNaN(value.getTime())) throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
-    } else if (field === "total_price") {
-      try {
-        value = new P.Decimal(after.value);
-      } catch {
-        throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
-      }
-    } else value = after.value;
     const cmp = dir === "desc" ? "lt" : "gt";
     and.push({
-      OR: [{ [field]: { [cmp]: value } }, { [field]: value, id: { [cmp]: after.id } }],
+      OR: [{ [field]: { [cmp]: after.value } }, { [field]: after.value, id: { [cmp]: after.id } }],
     });
   }
   const rows = await db.order.findMany({
@@ -404,13 +451,7 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery) {
     orderBy: [{ [field]: dir }, { id: dir }],
     take: limit + 1,
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const lastValue = (o: SummaryRow) => (field === "created_at" ? o.created_at.toISOString() : field === "total_price" ? o.total_price.toString() : o.name);
-  return {
-    items: page.map(toSummary),
-    nextCursor: rows.length > limit && last ? encodeCursor(sort, lastValue(last), last.id) : null,
-  };
+  return answer(rows);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,194 @@
+/**
+ * Admin order search (issue 16) through GET /api/orders/admin on enough orders that a common word
+ * takes the broad path (more than ~150 text matches: the orders walked in the page's order in SQL)
+ * while a rare word takes the candidate path (the matching ids from the indexes first). Both must
+ * answer the same rows in the same order with the same keyset cursor: every sort, every filter,
+ * paged to the end, compared with the answer computed from the fixtures.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma, type OrderItemStatus, type OrderStatus } from "@prisma/client";
+import { createTestApp, type TestApp } from "../helpers/app";
+import { createProduct, pgid, vgid } from "./products-fixtures";
+
+let app: TestApp;
+let token: string;
+let vendorId: string;
+let storeId: string;
+
+const NOW = Date.now();
+const HOUR = 3_600_000;
+const N = 240;
+
+interface Fixture {
+  id: string;
+  name: string;
+  email: string;
+  status: OrderStatus;
+  financial: string;
+  fulfillment: string;
+  total: number;
+  created: Date;
+  titles: string[];
+  itemStatus: OrderItemStatus;
+  vendor: boolean;
+  store: boolean;
+}
+const fixtures: Fixture[] = [];
+
+beforeAll(async () => {
+  app = await createTestApp();
+  const db = app.database.db;
+  const vendor = await db.vendor.create({ data: { name: "Search Atelier", handle: "search-atelier" } });
+  vendorId = vendor.id;
+  const store = await db.store.create({ data: { name: "Search Store", handle: "search-store", vendor_id: vendor.id } });
+  storeId = store.id;
+  await createProduct(db, { n: 801, title: "Linen Shirt" });
+  await createProduct(db, { n: 802, title: "Linen Shirt", storeId: store.id, vendorId: vendor.id });
+  token = (await app.createUser({ role: "ADMIN", permissions: ["orders.manage"] })).token;
+
+  for (let k = 0; k < N; k++) {
+    const n = 9000 + k;
+    const fulfilled = k % 3 !== 0;
+    fixtures.push({
+      id: `gid://shopify/Order/${n}`,
+      name: `#${n}`,
+      email: `buyer${k}@example.test`,
+      status: k % 11 === 0 ? "cancelled" : k % 4 === 0 ? "closed" : "open",
+      financial: k % 5 === 0 ? "REFUNDED" : "PAID",
+      fulfillment: fulfilled ? "FULFILLED" : "UNFULFILLED",
+      // Ties in total and in created_at: the id breaks them, in the page's direction.
+      total: 10 + (k % 7),
+      created: new Date(NOW - Math.floor(k / 2) * HOUR),
+      // Every order has a shirt (a common word); one in six a scarf (a rare one).
+      titles: k % 6 === 0 ? ["Linen Shirt", "Velvet Scarf"] : ["Linen Shirt"],
+      itemStatus: fulfilled ? (k % 2 ? "shipped" : "delivered") : "unfulfilled",
+      vendor: k % 4 === 1,
+      store: k % 8 === 3,
+    });
+  }
+  await db.order.createMany({
+    data: fixtures.map((f) => ({
+      id: f.id,
+      name: f.name,
+      order_number: Number(f.name.slice(1)),
+      email: f.email,
+      status: f.status,
+      financial_status: f.financial,
+      fulfillment_status: f.fulfillment,
+      total_price: new Prisma.Decimal(f.total),
+      created_at: f.created,
+    })),
+  });
+  await db.orderItem.createMany({
+    data: fixtures.flatMap((f) =>
+      f.titles.map((title, i) => ({
+        id: `${f.id}/${i}`,
+        order_id: f.id,
+        product_id: pgid(f.store ? 802 : 801),
+        variant_id: vgid(f.store ? 802 : 801, 0),
+        vendor_id: f.vendor ? vendorId : null,
+        title,
+        sku: `SKU-${f.name.slice(1)}-${i}`,
+        quantity: 1,
+        price: new Prisma.Decimal(f.total),
+        status: f.itemStatus,
+        created_at: f.created,
+      })),
+    ),
+  });
+});
+afterAll(() => app?.close());
+
+type Query = Record<string, string>;
+const SORTS = ["created_at_desc", "created_at_asc", "total_desc", "total_asc", "name_desc", "name_asc"] as const;
+
+function expected(q: string, filter: Query, sort: (typeof SORTS)[number]): string[] {
+  const word = q.toLowerCase();
+  const from = filter.from ? new Date(filter.from).getTime() : -Infinity;
+  const to = filter.to ? new Date(filter.to).getTime() : Infinity;
+  const rows = fixtures.filter(
+    (f) =>
+      f.titles.some((t) => t.toLowerCase().includes(word)) &&
+      (!filter.fulfillmentStatus || f.fulfillment === filter.fulfillmentStatus) &&
+      (!filter.financialStatus || f.financial === filter.financialStatus) &&
+      (!filter.status || f.status === filter.status) &&
+      (!filter.itemStatus || f.itemStatus === filter.itemStatus) &&
+      (!filter.vendorId || f.vendor) &&
+      (!filter.storeId || f.store) &&
+      f.created.getTime() >= from &&
+      f.created.getTime() <= to,
+  );
+  const key = (f: Fixture): number | string => (sort.startsWith("created_at") ? f.created.getTime() : sort.startsWith("total") ? f.total : f.name);
+  const sign = sort.endsWith("_desc") ? -1 : 1;
+  // Names and ids have the same length here, so code-point order is every collation's order.
+  const cmp = (a: number | string, b: number | string) => (a < b ? -1 : a > b ? 1 : 0);
+  return rows.sort((a, b) => sign * (cmp(key(a), key(b)) || cmp(a.id, b.id))).map((f) => f.name);
+}
+
+async function pageThrough(query: Query, limit: number): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const res = await app.api("GET", "/orders/admin", { token, query: { ...query, limit: String(limit), ...(cursor ? { cursor } : {}) } });
+    expect(res.status).toBe(200);
+    const items = (res.body as { items: { name: string }[]; nextCursor: string | null }).items;
+    seen.push(...items.map((o) => o.name));
+    cursor = (res.body as { nextCursor: string | null }).nextCursor ?? undefined;
+    if (!cursor) break;
+    expect(items).toHaveLength(limit);
+  }
+  return seen;
+}
+
+describe("GET /orders/admin search: a common word (broad walk) and a rare word (indexed candidates)", () => {
+  it("a common word pages through every match once in each sort, the same as computed", async () => {
+    for (const sort of SORTS) {
+      expect(await pageThrough({ q: "shirt", sort }, 37)).toEqual(expected("shirt", {}, sort));
+    }
+  });
+
+  it("a common word with a filter, across pages, in each sort", async () => {
+    for (const sort of SORTS) {
+      const filter = { fulfillmentStatus: "UNFULFILLED" };
+      const want = expected("shirt", filter, sort);
+      expect(want.length).toBeGreaterThan(25);
+      expect(await pageThrough({ q: "SHIRT", ...filter, sort }, 25)).toEqual(want);
+    }
+  });
+
+  it("a common word with every kind of filter answers exactly the computed rows", async () => {
+    const mid = new Date(NOW - 30 * HOUR).toISOString();
+    const filters: Query[] = [
+      { financialStatus: "REFUNDED" },
+      { status: "open", financialStatus: "PAID" },
+      { status: "cancelled" },
+      { itemStatus: "shipped" },
+      { vendorId },
+      { storeId },
+      { from: new Date(NOW - 80 * HOUR).toISOString(), to: mid },
+      { fulfillmentStatus: "FULFILLED", from: mid },
+    ];
+    for (const filter of filters) {
+      for (const q of ["shirt", "Linen Shirt"]) {
+        expect(await pageThrough({ q, ...filter }, 20)).toEqual(expected(q, filter, "created_at_desc"));
+      }
+    }
+  });
+
+  it("a rare word (the candidate path) answers the same way, with filters and cursors", async () => {
+    expect(await pageThrough({ q: "velvet" }, 7)).toEqual(expected("velvet", {}, "created_at_desc"));
+    for (const sort of SORTS) {
+      expect(await pageThrough({ q: "scarf", fulfillmentStatus: "FULFILLED", sort }, 5)).toEqual(expected("scarf", { fulfillmentStatus: "FULFILLED" }, sort));
+    }
+  });
+
+  it("a common word that matches nothing with its filter answers an empty page; a cursor of another sort is refused (400)", async () => {
+    const none = await app.api("GET", "/orders/admin", { token, query: { q: "shirt", financialStatus: "PENDING" } });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ items: [], nextCursor: null });
+    const first = await app.api("GET", "/orders/admin", { token, query: { q: "shirt", limit: "5" } });
+    const cursor = (first.body as { nextCursor: string }).nextCursor;
+    expect(cursor).toBeTruthy();
+    expect((await app.api("GET", "/orders/admin", { token, query: { q: "shirt", sort: "total_asc", cursor } })).status).toBe(400);
+  });
+});

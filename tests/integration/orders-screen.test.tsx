@@ -130,6 +130,9 @@ describe("the list", () => {
     expect(names(await load("?view=cancelled"))).toEqual(["#9003"]);
     expect(names(await load("?view=unfulfilled&q=ann"))).toEqual(["#9001"]);
     expect(names(await load("?financial=REFUNDED"))).toEqual(["#9003"]);
+    const day = (daysAgo: number) => new Date(NOW - daysAgo * DAY).toISOString().slice(0, 10);
+    expect(names(await load(`?from=${day(3)}&to=${day(2)}`))).toEqual(["#9002", "#9003"]);
+    expect((await thrown(load("?from=not-a-date"))).status).toBe(400);
     const d = await load("?view=cancelled");
     expect(d.filters).toMatchObject({ view: "cancelled", q: "" });
   });

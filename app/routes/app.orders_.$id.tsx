@@ -15,6 +15,7 @@ import { getAppContext } from "~/context.server";
 import type { ActionResult } from "~/lib/admin-list";
 import { answerRefusals, invalidInput, orNotFound } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
+import { staffError } from "~/lib/staff-errors";
 import { formOf } from "~/lib/body-limit.server";
 import { cancelAdminOrder, createAdminFulfillment, getAdminOrder, ORDER_NOT_FOUND, setAdminItemStatus } from "~/services/orders/admin-orders.server";
 import { ActionBannerSection, ConfirmModal, SectionCard, useIntentFetcher } from "~/components/admin";
@@ -24,8 +25,9 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "orders.manage");
   const ctx = getAppContext();
   const parsed = adminOrdersEndpoints.ordersAdminGet.params.safeParse({ id: params.id ?? "" });
-  const id = parsed.success ? parsed.data.id : "";
-  return { order: await orNotFound(`${ORDER_NOT_FOUND}: it may have been deleted`, () => getAdminOrder(ctx.db, id)) };
+  const missing = `${ORDER_NOT_FOUND}: it may have been deleted`;
+  if (!parsed.success) throw staffError(404, missing);
+  return { order: await orNotFound(missing, () => getAdminOrder(ctx.db, parsed.data.id)) };
 };
 
 const fields = (form: FormData, key: string) => form.getAll(key).filter((v): v is string => typeof v === "string" && v.trim() !== "");

@@ -163,8 +163,12 @@ describe("one order", () => {
     expect(html.match(/data-testid="order-item"/g)).toHaveLength(2);
     expect(html).toContain('data-testid="order-event"');
   });
-  it("an unknown order is the page's 404", async () => {
+  it("an unknown order is the page's 404 and the action's refusal; an unknown intent is refused", async () => {
     expect((await thrown(loadOrder(424242))).status).toBe(404);
+    const res = await thrown(detail.loader({ request: req("/app/orders/undefined", admin.token), params: { id: "undefined" }, context: {} }));
+    expect(res.status).toBe(404);
+    expect(await act(424242, [["intent", "cancel"], ["reason", "OTHER"]])).toEqual({ ok: false, error: "Order not found" });
+    expect(await act(9001, [["intent", "explode"]])).toEqual({ ok: false, error: "Unknown action" });
   });
 
   it("fulfils chosen items with carrier and tracking: shipped, on the timeline, and on the shopper's own order", async () => {

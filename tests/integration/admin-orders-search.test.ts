@@ -32,6 +32,7 @@ interface Fixture {
   itemStatus: OrderItemStatus;
   vendor: boolean;
   store: boolean;
+  customer?: { id: string; first: string; last: string };
 }
 const fixtures: Fixture[] = [];
 
@@ -45,6 +46,9 @@ beforeAll(async () => {
   await createProduct(db, { n: 801, title: "Linen Shirt" });
   await createProduct(db, { n: 802, title: "Linen Shirt", storeId: store.id, vendorId: vendor.id });
   token = (await app.createUser({ role: "ADMIN", permissions: ["orders.manage"] })).token;
+  // A customer whose name holds the common word: their coat order is a match on the broad path too.
+  const customer = await app.createUser({ email: "ruth@example.test", firstName: "Ruth" });
+  await db.user.update({ where: { id: customer.id }, data: { last_name: "Shirtcliffe" } });
 
   for (let k = 0; k < N; k++) {
     const n = 9000 + k;
@@ -66,12 +70,16 @@ beforeAll(async () => {
       store: k % 8 === 3,
     });
   }
+  const coat = fixtures[fixtures.length - 2];
+  coat.titles = ["Wool Coat"];
+  coat.customer = { id: customer.id, first: "Ruth", last: "Shirtcliffe" };
   await db.order.createMany({
     data: fixtures.map((f) => ({
       id: f.id,
       name: f.name,
       order_number: Number(f.name.slice(1)),
       email: f.email,
+      user_id: f.customer?.id ?? null,
       status: f.status,
       financial_status: f.financial,
       fulfillment_status: f.fulfillment,
@@ -108,7 +116,8 @@ function expected(q: string, filter: Query, sort: (typeof SORTS)[number]): strin
   const to = filter.to ? new Date(filter.to).getTime() : Infinity;
   const rows = fixtures.filter(
     (f) =>
-      f.titles.some((t) => t.toLowerCase().includes(word)) &&
+      (f.titles.some((t) => t.toLowerCase().includes(word)) ||
+        (!!f.customer && (word.includes(" ") ? `${f.customer.first} ${f.customer.last}`.toLowerCase() === word : `${f.customer.first}|${f.customer.last}`.toLowerCase().includes(word)))) &&
       (!filter.fulfillmentStatus || f.fulfillment === filter.fulfillmentStatus) &&
       (!filter.financialStatus || f.financial === filter.financialStatus) &&
       (!filter.status || f.status === filter.status) &&
@@ -142,6 +151,8 @@ async function pageThrough(query: Query, limit: number): Promise<string[]> {
 
 describe("GET /orders/admin search: a common word (broad walk) and a rare word (indexed candidates)", () => {
   it("a common word pages through every match once in each sort, the same as computed", async () => {
+    expect(expected("shirt", {}, "created_at_desc")).toContain(`#${9000 + N - 2}`);
+    expect(expected("linen shirt", {}, "created_at_desc")).not.toContain(`#${9000 + N - 2}`);
     for (const sort of SORTS) {
       expect(await pageThrough({ q: "shirt", sort }, 37)).toEqual(expected("shirt", {}, sort));
     }

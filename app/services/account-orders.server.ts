@@ -17,7 +17,8 @@
 import type { Prisma, ReturnReason, User } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { conflictError, DomainError, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
+import { decodeNewestFirstCursor, encodeNewestFirstCursor, rowsAfterCursor } from "~/lib/newest-first-cursor";
+import { conflictError, DomainError, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import { CommerceError } from "~/providers/commerce/port";
 import { CANCEL_REASON_LABELS, ORDERS_PAGE_SIZE, RETURNS_PAGE_SIZE, type CancelReasonValue, type ReturnReasonValue } from "~/contract/account-orders";
 import { applyOrderPurchases } from "./recommendations/aggregates.server";
@@ -47,28 +48,6 @@ export function ownedOrdersWhere(user: Caller): Prisma.OrderWhereInput {
   if (email) or.push({ user_id: null, email });
   return { OR: or };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Cursors: opaque (created_at, id) keysets, newest first
-
-function encodeCursor(created: Date, id: string): string {
-  return Buffer.from(JSON.stringify([created.toISOString(), id])).toString("base64url");
-}
-function decodeCursor(cursor: string | undefined): { created: Date; id: string } | null {
-  if (!cursor) return null;
-  try {
-    const v = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === "string" && typeof v[1] === "string") {
-      const created = new Date(v[0]);
-      if (!Number.isNaN(created.getTime())) return { created, id: v[1] };
-    }
-  } catch {
-    /* fall through */
-  }
-  throw invalid("cursor is invalid: pass the nextCursor of the previous page");
-}
-/** Rows after the cursor in (created_at desc, id desc) order. */
-const afterCursor = (c: { created: Date; id: string } | null) => (c ? { OR: [{ created_at: { lt: c.created } }, { created_at: c.created, id: { lt: c.id } }] } : {});
 
 const money = (v: Prisma.Decimal | null | undefined, currencyCode: string) => (v === null || v === undefined ? null : { amount: v.toFixed(2), currencyCode });
 
@@ -172,16 +151,16 @@ async function loadOwnedOrder(db: Db, user: Caller, rawId: string): Promise<Orde
 
 export async function listMyOrders(db: Db, user: Caller, q: { cursor?: string; limit?: number }) {
   const limit = Math.max(1, Math.min(50, q.limit ?? ORDERS_PAGE_SIZE));
-  const cursor = decodeCursor(q.cursor);
+  const cursor = decodeNewestFirstCursor(q.cursor);
   const rows = await db.order.findMany({
-    where: { AND: [ownedOrdersWhere(user), afterCursor(cursor)] },
+    where: { AND: [ownedOrdersWhere(user), rowsAfterCursor(cursor)] },
     include: summaryInclude,
     orderBy: [{ created_at: "desc" }, { id: "desc" }],
     take: limit + 1,
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { items: page.map(toSummary), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+  return { items: page.map(toSummary), nextCursor: rows.length > limit && last ? encodeNewestFirstCursor(last.created_at, last.id) : null };
 }
 
 export async function getMyOrder(db: Db, user: Caller, rawId: string) {
@@ -418,16 +397,16 @@ export async function initiateReturnOnOrder(
  */
 export async function listMyReturns(db: Db, user: Caller, q: { cursor?: string; limit?: number }) {
   const limit = Math.max(1, Math.min(50, q.limit ?? RETURNS_PAGE_SIZE));
-  const cursor = decodeCursor(q.cursor);
+  const cursor = decodeNewestFirstCursor(q.cursor);
   const owned = ownedOrdersWhere(user);
   const requests = await db.returnRequest.findMany({
-    where: { AND: [{ order: owned }, afterCursor(cursor)] },
+    where: { AND: [{ order: owned }, rowsAfterCursor(cursor)] },
     include: returnEntryInclude,
     orderBy: [{ created_at: "desc" }, { id: "desc" }],
     take: limit + 1,
   });
   const bare = await db.return.findMany({
-    where: { AND: [{ order: owned }, { request: { is: null } }, afterCursor(cursor)] },
+    where: { AND: [{ order: owned }, { request: { is: null } }, rowsAfterCursor(cursor)] },
     include: bareReturnInclude,
     orderBy: [{ created_at: "desc" }, { id: "desc" }],
     take: limit + 1,
@@ -441,6 +420,6 @@ export async function listMyReturns(db: Db, user: Caller, q: { cursor?: string; 
   const last = page[page.length - 1];
   return {
     items: page.map((e) => (e.kind === "request" ? requestEntry(e.row, items) : bareReturnEntry(e.row, items))),
-    nextCursor: merged.length > limit && last ? encodeCursor(last.row.created_at, last.row.id) : null,
+    nextCursor: merged.length > limit && last ? encodeNewestFirstCursor(last.row.created_at, last.row.id) : null,
   };
 }

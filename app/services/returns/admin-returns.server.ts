@@ -23,7 +23,8 @@ import { Prisma, type ReturnRequestStatus, type ReturnStatus, type User } from "
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
 import { appBaseUrl } from "~/lib/app-url";
-import { conflictError, DomainError, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
+import { decodeNewestFirstCursor, encodeNewestFirstCursor, rowsAfterCursor } from "~/lib/newest-first-cursor";
+import { conflictError, DomainError, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import { CommerceError } from "~/providers/commerce/port";
 import { RETURN_REQUEST_STATUSES, RETURN_STATUSES } from "~/contract/account-orders";
 import { ADMIN_RETURNS_PAGE_SIZE, RETURN_DECLINE_REASONS } from "~/contract/admin-returns";
@@ -191,24 +192,6 @@ async function mustFindRequest(db: Db | Tx, id: string): Promise<RequestRow> {
   return r;
 }
 
-// Cursors: opaque (created_at, id) keysets, newest first.
-function encodeCursor(created: Date, id: string): string {
-  return Buffer.from(JSON.stringify([created.toISOString(), id])).toString("base64url");
-}
-function decodeCursor(cursor: string | undefined): { created: Date; id: string } | null {
-  if (!cursor) return null;
-  try {
-    const v = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === "string" && typeof v[1] === "string") {
-      const created = new Date(v[0]);
-      if (!Number.isNaN(created.getTime())) return { created, id: v[1] };
-    }
-  } catch {
-    /* fall through */
-  }
-  throw invalid("cursor is invalid: pass the nextCursor of the previous page");
-}
-const afterCursor = (c: { created: Date; id: string } | null) => (c ? { OR: [{ created_at: { lt: c.created } }, { created_at: c.created, id: { lt: c.id } }] } : {});
 
 function searchWhere(q: string | undefined): Prisma.ReturnWhereInput {
   const term = q?.trim();
@@ -236,11 +219,11 @@ function countsOf<S extends string>(all: readonly S[], groups: { status: S; _cou
 
 export async function listAdminReturns(db: Db, q: { status?: ReturnStatus; q?: string; cursor?: string; limit?: number }) {
   const limit = Math.max(1, Math.min(100, q.limit ?? ADMIN_RETURNS_PAGE_SIZE));
-  const cursor = decodeCursor(q.cursor);
+  const cursor = decodeNewestFirstCursor(q.cursor);
   const search = searchWhere(q.q);
   const [rows, groups] = await Promise.all([
     db.return.findMany({
-      where: { AND: [search, q.status ? { status: q.status } : {}, afterCursor(cursor)] },
+      where: { AND: [search, q.status ? { status: q.status } : {}, rowsAfterCursor(cursor)] },
       include: returnInclude,
       orderBy: [{ created_at: "desc" }, { id: "desc" }],
       take: limit + 1,
@@ -253,7 +236,7 @@ export async function listAdminReturns(db: Db, q: { status?: ReturnStatus; q?: s
   return {
     items: page.map((r) => toAdminReturn(r, declined)),
     counts: countsOf(RETURN_STATUSES, groups),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+    nextCursor: rows.length > limit && last ? encodeNewestFirstCursor(last.created_at, last.id) : null,
   };
 }
 
@@ -287,10 +270,10 @@ export async function adminReturnLineItems(db: Db, id: string) {
 
 export async function listAdminReturnRequests(db: Db, q: { status?: (typeof RETURN_REQUEST_STATUSES)[number]; cursor?: string; limit?: number }) {
   const limit = Math.max(1, Math.min(100, q.limit ?? ADMIN_RETURNS_PAGE_SIZE));
-  const cursor = decodeCursor(q.cursor);
+  const cursor = decodeNewestFirstCursor(q.cursor);
   const [rows, groups] = await Promise.all([
     db.returnRequest.findMany({
-      where: { AND: [q.status ? { status: q.status } : {}, afterCursor(cursor)] },
+      where: { AND: [q.status ? { status: q.status } : {}, rowsAfterCursor(cursor)] },
       include: requestInclude,
       orderBy: [{ created_at: "desc" }, { id: "desc" }],
       take: limit + 1,
@@ -303,7 +286,7 @@ export async function listAdminReturnRequests(db: Db, q: { status?: (typeof RETU
   return {
     items: page.map((r) => toAdminRequest(r, declined)),
     counts: countsOf(RETURN_REQUEST_STATUSES, groups),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+    nextCursor: rows.length > limit && last ? encodeNewestFirstCursor(last.created_at, last.id) : null,
   };
 }
 

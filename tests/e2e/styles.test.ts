@@ -42,7 +42,7 @@ describe("admin: styles (Chromium)", () => {
     await page.getByRole("button", { name: "Categorise products" }).click();
     await page.getByText("Categorisation queued").waitFor();
     // The worker runs the job; the page looks again every 2 seconds until it finishes.
-    await page.getByText("Categorisation completed").waitFor({ timeout: 30_000 });
+    await page.getByText("Categorisation completed").waitFor({ timeout: 60_000 }); // slow under a loaded CI machine
     await page.getByRole("img", { name: /Hoodies & sweat.*: 1/ }).waitFor();
     await screenshot(page, "admin-style-detail");
 

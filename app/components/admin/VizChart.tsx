@@ -1,0 +1,72 @@
+/**
+ * Charts of the admin and vendor pages, drawn by @shopify/polaris-viz (Shopify's chart library for
+ * Polaris apps). polaris-viz reads `navigator` and measures its container while rendering, so it
+ * cannot render on the server: the server (and the first client render, so hydration matches) draws
+ * a placeholder of the chart's height, and the chart replaces it once the page runs in the browser.
+ * Charts carry their numbers as text too (polaris-viz's own hidden table for screen readers).
+ *
+ * Pages that use these charts add `vizLinks` to their `links` for the library's stylesheet.
+ */
+import { useEffect, useState } from "react";
+import type { LinksFunction } from "@remix-run/node";
+import { BarChart, LineChart, PolarisVizProvider } from "@shopify/polaris-viz";
+import vizStyles from "@shopify/polaris-viz/build/esm/styles.css?url";
+import { Box, SkeletonBodyText } from "@shopify/polaris";
+
+export const vizLinks: ReturnType<LinksFunction> = [{ rel: "stylesheet", href: vizStyles }];
+
+/** One named series of points keyed by a label (a day "2026-11-02", a product title…). */
+export interface ChartSeries {
+  name: string;
+  data: { key: string; value: number | null }[];
+  /** A dashed line: the previous period of a comparison. */
+  isComparison?: boolean;
+}
+
+export interface VizChartProps {
+  series: ChartSeries[];
+  /** "line" for daily series, "bar" for values people compare side by side. */
+  kind?: "line" | "bar";
+  /** Horizontal bars (long labels such as product titles). */
+  horizontal?: boolean;
+  height?: number;
+  /** Formats the values on the axis and in the tooltip (money, percentages). */
+  formatValue?: (value: number | string | null) => string;
+  testId?: string;
+}
+
+function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+export function VizChart({ series, kind = "line", horizontal = false, height = 240, formatValue, testId }: VizChartProps) {
+  const hydrated = useHydrated();
+  const yAxisOptions = formatValue ? { labelFormatter: formatValue } : undefined;
+  const tooltipOptions = formatValue ? { valueFormatter: formatValue } : undefined;
+  return (
+    <div data-testid={testId} data-chart-ready={hydrated ? "true" : "false"} style={{ height }}>
+      {hydrated ? (
+        <PolarisVizProvider>
+          {kind === "line" ? (
+            <LineChart data={series} theme="Light" yAxisOptions={yAxisOptions} tooltipOptions={tooltipOptions} />
+          ) : (
+            <BarChart
+              data={series}
+              theme="Light"
+              direction={horizontal ? "horizontal" : "vertical"}
+              yAxisOptions={yAxisOptions}
+              xAxisOptions={horizontal && formatValue ? { labelFormatter: formatValue } : undefined}
+              tooltipOptions={tooltipOptions}
+            />
+          )}
+        </PolarisVizProvider>
+      ) : (
+        <Box padding="400">
+          <SkeletonBodyText lines={6} />
+        </Box>
+      )}
+    </div>
+  );
+}

@@ -240,7 +240,7 @@ export async function enqueueDropNotifications(ctx: { db: Db; queue: JobQueue; l
 
 /**
  * The commerce port with a back-in-stock check enqueued after inventory goes up through it:
- * setInventory, and cancelOrder with restock (both adapters).
+ * setInventory, cancelOrder with restock, and receiveReturnItems with received items (both adapters).
  */
 export function withNotificationTriggers(commerce: CommercePort, ctx: { db: Db; queue: JobQueue; log?: Logger }): CommercePort {
   const wrapped: CommercePort = Object.create(commerce) as CommercePort;
@@ -251,6 +251,10 @@ export function withNotificationTriggers(commerce: CommercePort, ctx: { db: Db; 
   wrapped.cancelOrder = async (id, opts) => {
     await commerce.cancelOrder(id, opts);
     if (opts.restock) await enqueueBackInStockCheck(ctx, null, "commerce.cancelOrder");
+  };
+  wrapped.receiveReturnItems = async (returnId, opts) => {
+    await commerce.receiveReturnItems(returnId, opts);
+    if (opts.lines.some((l) => l.received)) await enqueueBackInStockCheck(ctx, null, "commerce.receiveReturnItems");
   };
   return wrapped;
 }

@@ -741,6 +741,50 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
     async sendReturnLabel(returnId) {
       await mustFindReturn(returnId);
     },
+    async updateReturnTracking(returnId) {
+      await mustFindReturn(returnId);
+    },
+    async receiveReturnItems(returnId, opts) {
+      await mustFindReturn(returnId);
+      const received = opts.lines.filter((l) => l.received && l.quantity > 0);
+      if (!received.length) return;
+      // Increments, not read-then-set: a sale of the same variant meanwhile keeps its effect.
+      await db.$transaction(async (tx) => {
+        const items = await tx.orderItem.findMany({ where: { id: { in: received.map((l) => l.orderLineId) } }, select: { id: true, variant_id: true } });
+        const byVariant = new Map<string, number>();
+        for (const l of received) {
+          const v = items.find((i) => i.id === l.orderLineId)?.variant_id;
+          if (v) byVariant.set(v, (byVariant.get(v) ?? 0) + l.quantity);
+        }
+        const products = new Set<string>();
+        for (const [variantId, q] of byVariant) {
+          const v = await tx.productVariant.findUnique({ where: { id: variantId }, select: { product_id: true } });
+          if (!v) continue; // a variant deleted since the sale: nothing to put back on sale
+          const after = await tx.productVariant.update({ where: { id: variantId }, data: { inventory_quantity: { increment: q } }, select: { inventory_quantity: true } });
+          await tx.productVariant.update({ where: { id: variantId }, data: { availableForSale: after.inventory_quantity > 0 } });
+          products.add(v.product_id);
+        }
+        for (const id of products) await touch(tx, id);
+      });
+    },
+    async getReturn(returnId) {
+      const ret = (await db.return.findUnique({ where: { id: returnId }, include: { line_items: true, request: true } })) ?? (await db.return.findUnique({ where: { shopify_return_id: returnId }, include: { line_items: true, request: true } }));
+      if (!ret) return null;
+      // The app's two machines folded into the store's one status.
+      const status =
+        ret.request?.status === "DECLINED" ? "DECLINED"
+        : ret.status === "CANCELED" ? "CANCELED"
+        : ret.status === "REFUNDED" || ret.request?.status === "CLOSED" ? "CLOSED"
+        : ret.request?.status === "REQUESTED" ? "REQUESTED"
+        : "OPEN";
+      return {
+        id: ret.id,
+        orderId: ret.order_id,
+        status,
+        decline: null,
+        lines: ret.line_items.map((li) => ({ orderLineId: li.order_item_id, quantity: li.quantity, reason: li.reason, note: li.note })),
+      };
+    },
     async refundReturn(returnId, opts) {
       const ret = await mustFindReturn(returnId);
       if (!(Number(opts.amount) > 0)) throw new CommerceError("The refund amount must be more than 0", [{ field: ["amount"], message: "Invalid amount" }]);

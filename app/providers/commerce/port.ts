@@ -164,6 +164,16 @@ export interface ReturnLineInput {
   note?: string;
 }
 
+/** A return as the store holds it (read by the returns webhooks). */
+export interface ReturnSnapshot {
+  id: string;
+  orderId: string;
+  /** The store's status (Shopify's ReturnStatus). */
+  status: "REQUESTED" | "OPEN" | "CLOSED" | "DECLINED" | "CANCELED";
+  lines: { orderLineId: string; quantity: number; reason: string; note: string | null }[];
+  decline: { reason: string; note: string | null } | null;
+}
+
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
@@ -231,7 +241,8 @@ export interface CommercePort {
   // Orders, fulfilment, returns
   getOrder(id: string): Promise<OrderSnapshot | null>;
   listOrders(opts: { cursor?: string | null; limit: number; customerId?: string; query?: string }): Promise<Page<OrderSnapshot>>;
-  cancelOrder(id: string, opts: { reason: CancelReason; staffNote?: string; refund: boolean; restock: boolean }): Promise<void>;
+  /** `notifyCustomer` (default true): whether the store emails the customer (Shopify orderCancel's notifyCustomer). */
+  cancelOrder(id: string, opts: { reason: CancelReason; staffNote?: string; refund: boolean; restock: boolean; notifyCustomer?: boolean }): Promise<void>;
   fulfillOrderLines(orderId: string, opts: { lines: { orderLineId: string; quantity: number }[]; trackingNumber?: string; trackingCompany?: string; notifyCustomer: boolean }): Promise<{ fulfillmentId: string }>;
   updateTracking(fulfillmentId: string, opts: { trackingNumber: string; trackingCompany?: string }): Promise<void>;
   /**
@@ -254,12 +265,29 @@ export interface CommercePort {
    * reverseDeliveryCreateWithShipping).
    */
   sendReturnLabel(returnId: string, opts: { trackingNumber?: string | null; labelUrl?: string | null; notifyCustomer: boolean }): Promise<void>;
+  /**
+   * (Added for the Shopify return lifecycle.) The tracking of the parcel coming back changed or
+   * was first given on its way back. Shopify: reverseDeliveryShippingUpdate on each reverse
+   * delivery of the return; a reverse fulfilment order without a delivery yet gets one
+   * (reverseDeliveryCreateWithShipping), so the tracking is never lost. Local: the app's row is the record.
+   */
+  updateReturnTracking(returnId: string, opts: { trackingNumber: string; trackingUrl?: string | null; notifyCustomer: boolean }): Promise<void>;
+  /**
+   * (Added for the Shopify return lifecycle.) What came back of a return, once it is inspected:
+   * received lines go back on sale, the others are recorded as missing. Shopify:
+   * reverseFulfillmentOrderDispose (RESTOCKED at the inventory location, MISSING). Local: the
+   * variants' stock goes up by the received quantities. `lines` are the return's order lines.
+   */
+  receiveReturnItems(returnId: string, opts: { lines: { orderLineId: string; quantity: number; received: boolean }[] }): Promise<void>;
+  /** (Added for the returns webhooks.) A return as the store holds it; null when the store has none. */
+  getReturn(returnId: string): Promise<ReturnSnapshot | null>;
   /** Cancels an approved return before anything came back (Shopify: returnCancel). */
   cancelReturn(returnId: string, opts: { notifyCustomer: boolean }): Promise<void>;
   /**
-   * Refunds what came back of a return to the original payment (Shopify: returnProcess with the
-   * return's line items and a refund of `amount` on the order's sale transaction). `lines` are the
-   * order's line items and quantities received.
+   * Refunds what came back of a return to the original payment and closes the return (Shopify:
+   * returnProcess with the received line items and a refund of `amount` on the order's sale
+   * transaction, then returnClose unless processing closed it). `lines` are the order's line items
+   * and quantities received.
    */
   refundReturn(returnId: string, opts: { orderId: string; lines: { orderLineId: string; quantity: number }[]; amount: string; currencyCode: string; notifyCustomer: boolean }): Promise<{ refundId: string | null }>;
 }

@@ -594,6 +594,8 @@ export const RETURN_CANCEL = `#graphql
   }
 `;
 
+// The reverse fulfilment orders of a return with their lines (which order line each one returns)
+// and reverse deliveries: the label and tracking go to the deliveries, dispositions to the lines.
 export const RETURN_REVERSE_FULFILLMENT_ORDERS = `#graphql
   query ReturnReverseFulfillmentOrders($id: ID!) {
     return(id: $id) {
@@ -601,7 +603,58 @@ export const RETURN_REVERSE_FULFILLMENT_ORDERS = `#graphql
       reverseFulfillmentOrders(first: 10) {
         nodes {
           id
-          lineItems(first: 100) { nodes { id totalQuantity } }
+          lineItems(first: 100) { nodes { id totalQuantity fulfillmentLineItem { lineItem { id } } dispositions { quantity } } }
+          reverseDeliveries(first: 10) { nodes { id } }
+        }
+      }
+    }
+  }
+`;
+
+export const REVERSE_DELIVERY_SHIPPING_UPDATE = `#graphql
+  mutation ReverseDeliveryShippingUpdate($reverseDeliveryId: ID!, $trackingInput: ReverseDeliveryTrackingInput, $labelInput: ReverseDeliveryLabelInput, $notifyCustomer: Boolean) {
+    reverseDeliveryShippingUpdate(reverseDeliveryId: $reverseDeliveryId, trackingInput: $trackingInput, labelInput: $labelInput, notifyCustomer: $notifyCustomer) {
+      reverseDelivery { id }
+      userErrors { field message code }
+    }
+  }
+`;
+
+export const REVERSE_FULFILLMENT_ORDER_DISPOSE = `#graphql
+  mutation ReverseFulfillmentOrderDispose($dispositionInputs: [ReverseFulfillmentOrderDisposeInput!]!) {
+    reverseFulfillmentOrderDispose(dispositionInputs: $dispositionInputs) {
+      reverseFulfillmentOrderLineItems { id }
+      userErrors { field message code }
+    }
+  }
+`;
+
+export const RETURN_CLOSE = `#graphql
+  mutation ReturnClose($id: ID!) {
+    returnClose(id: $id) {
+      return { id status }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/** A return as the returns webhooks need it: its order, status and lines (which order line, how many, why). */
+export const RETURN_GET = `#graphql
+  query ReturnGet($id: ID!) {
+    return(id: $id) {
+      id
+      name
+      status
+      order { id }
+      decline { reason note }
+      returnLineItems(first: 100) {
+        nodes {
+          id
+          quantity
+          customerNote
+          returnReasonNote
+          returnReasonDefinition { handle }
+          ... on ReturnLineItem { fulfillmentLineItem { lineItem { id } } }
         }
       }
     }
@@ -707,4 +760,8 @@ export const ADMIN_DOCUMENTS: Record<string, string> = {
   ReturnReverseFulfillmentOrders: RETURN_REVERSE_FULFILLMENT_ORDERS,
   ReverseDeliveryCreateWithShipping: REVERSE_DELIVERY_CREATE_WITH_SHIPPING,
   ReturnProcess: RETURN_PROCESS,
+  ReverseDeliveryShippingUpdate: REVERSE_DELIVERY_SHIPPING_UPDATE,
+  ReverseFulfillmentOrderDispose: REVERSE_FULFILLMENT_ORDER_DISPOSE,
+  ReturnClose: RETURN_CLOSE,
+  ReturnGet: RETURN_GET,
 };

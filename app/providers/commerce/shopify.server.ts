@@ -23,6 +23,7 @@ import {
   type OrderSnapshot,
   type ProductInput,
   type ProductSnapshot,
+  type ReturnSnapshot,
   type ProductStatus,
   type TargetGenderValue,
   type VariantSnapshot,
@@ -329,6 +330,54 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
     });
     locationCache.catch(() => (locationCache = null));
     return locationCache;
+  }
+
+  type RawRfo = {
+    id: string;
+    lineItems: { nodes: { id: string; totalQuantity: number; fulfillmentLineItem?: { lineItem: { id: string } } | null; dispositions?: { quantity: number }[] }[] };
+    reverseDeliveries?: { nodes: { id: string }[] };
+  };
+  /** The return's reverse fulfilment orders; 404 for an unknown return, 409 before it is approved (Shopify makes them on approval). */
+  async function reverseFulfillmentOrders(returnId: string): Promise<RawRfo[]> {
+    const data = await gql<{ return: { reverseFulfillmentOrders: { nodes: RawRfo[] } } | null }>("ReturnReverseFulfillmentOrders", D.RETURN_REVERSE_FULFILLMENT_ORDERS, { id: returnId });
+    if (!data.return) throw new CommerceError(`Return ${returnId} not found`, [{ field: ["id"], message: "Return does not exist" }], 404);
+    const orders = data.return.reverseFulfillmentOrders.nodes;
+    if (!orders.length) throw new CommerceError(`Return ${returnId} is not approved yet`, [{ field: ["id"], message: "Return has no reverse fulfillment order" }], 409);
+    return orders;
+  }
+
+  /**
+   * The label and tracking of the parcel coming back, on every reverse fulfilment order: its
+   * reverse deliveries are updated (reverseDeliveryShippingUpdate), and one without a delivery gets
+   * one (reverseDeliveryCreateWithShipping). Updating what exists keeps a repeated label or a
+   * tracking correction from piling up deliveries.
+   */
+  async function shipReturn(returnId: string, o: { trackingNumber: string | null; trackingUrl?: string | null; labelUrl: string | null; notifyCustomer: boolean }) {
+    const trackingInput = o.trackingNumber ? { trackingInput: { number: o.trackingNumber, ...(o.trackingUrl ? { url: o.trackingUrl } : {}) } } : {};
+    const labelInput = o.labelUrl ? { labelInput: { fileUrl: o.labelUrl } } : {};
+    for (const rfo of await reverseFulfillmentOrders(returnId)) {
+      const deliveries = rfo.reverseDeliveries?.nodes ?? [];
+      if (!deliveries.length) {
+        const created = await gql<{ reverseDeliveryCreateWithShipping: { userErrors: UserErrors } }>("ReverseDeliveryCreateWithShipping", D.REVERSE_DELIVERY_CREATE_WITH_SHIPPING, {
+          reverseFulfillmentOrderId: rfo.id,
+          reverseDeliveryLineItems: rfo.lineItems.nodes.map((l) => ({ reverseFulfillmentOrderLineItemId: l.id, quantity: l.totalQuantity })),
+          ...trackingInput,
+          ...labelInput,
+          notifyCustomer: o.notifyCustomer,
+        });
+        check("reverseDeliveryCreateWithShipping", created.reverseDeliveryCreateWithShipping.userErrors);
+        continue;
+      }
+      for (const d of deliveries) {
+        const updated = await gql<{ reverseDeliveryShippingUpdate: { userErrors: UserErrors } }>("ReverseDeliveryShippingUpdate", D.REVERSE_DELIVERY_SHIPPING_UPDATE, {
+          reverseDeliveryId: d.id,
+          ...trackingInput,
+          ...labelInput,
+          notifyCustomer: o.notifyCustomer,
+        });
+        check("reverseDeliveryShippingUpdate", updated.reverseDeliveryShippingUpdate.userErrors);
+      }
+    }
   }
 
   let publicationCache: Promise<{ id: string; supportsFuturePublishing: boolean }> | null = null;
@@ -769,7 +818,7 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
         refundMethod: { originalPaymentMethodsRefund: o.refund },
         restock: o.restock,
         staffNote: o.staffNote ?? null,
-        notifyCustomer: true,
+        notifyCustomer: o.notifyCustomer ?? true,
       });
       check("orderCancel", data.orderCancel.orderCancelUserErrors);
     },
@@ -873,21 +922,64 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
     },
 
     async sendReturnLabel(returnId, o) {
-      type Rfo = { return: { reverseFulfillmentOrders: { nodes: { id: string; lineItems: { nodes: { id: string; totalQuantity: number }[] } }[] } } | null };
-      const data = await gql<Rfo>("ReturnReverseFulfillmentOrders", D.RETURN_REVERSE_FULFILLMENT_ORDERS, { id: returnId });
-      if (!data.return) throw new CommerceError(`Return ${returnId} not found`, [{ field: ["id"], message: "Return does not exist" }], 404);
-      const orders = data.return.reverseFulfillmentOrders.nodes;
-      if (!orders.length) throw new CommerceError(`Return ${returnId} is not approved yet`, [{ field: ["id"], message: "Return has no reverse fulfillment order" }], 409);
-      for (const rfo of orders) {
-        const created = await gql<{ reverseDeliveryCreateWithShipping: { userErrors: UserErrors } }>("ReverseDeliveryCreateWithShipping", D.REVERSE_DELIVERY_CREATE_WITH_SHIPPING, {
-          reverseFulfillmentOrderId: rfo.id,
-          reverseDeliveryLineItems: rfo.lineItems.nodes.map((l) => ({ reverseFulfillmentOrderLineItemId: l.id, quantity: l.totalQuantity })),
-          ...(o.trackingNumber ? { trackingInput: { number: o.trackingNumber } } : {}),
-          ...(o.labelUrl ? { labelInput: { fileUrl: o.labelUrl } } : {}),
-          notifyCustomer: o.notifyCustomer,
-        });
-        check("reverseDeliveryCreateWithShipping", created.reverseDeliveryCreateWithShipping.userErrors);
+      await shipReturn(returnId, { trackingNumber: o.trackingNumber ?? null, labelUrl: o.labelUrl ?? null, notifyCustomer: o.notifyCustomer });
+    },
+
+    async updateReturnTracking(returnId, o) {
+      await shipReturn(returnId, { trackingNumber: o.trackingNumber, trackingUrl: o.trackingUrl ?? null, labelUrl: null, notifyCustomer: o.notifyCustomer });
+    },
+
+    async receiveReturnItems(returnId, o) {
+      // Disposing the reverse fulfilment order's lines is how Shopify records what came back (and
+      // restocks it at a location); returnProcess could carry the same dispositions, but the app
+      // refunds later and separately, so the stock should not wait for the refund.
+      const orders = await reverseFulfillmentOrders(returnId);
+      const locationId = o.lines.some((l) => l.received) ? await inventoryLocation() : null;
+      const inputs: { reverseFulfillmentOrderLineItemId: string; quantity: number; dispositionType: "RESTOCKED" | "MISSING"; locationId?: string }[] = [];
+      for (const line of o.lines) {
+        let left = line.quantity;
+        for (const li of orders.flatMap((rfo) => rfo.lineItems.nodes)) {
+          if (left <= 0 || li.fulfillmentLineItem?.lineItem.id !== line.orderLineId) continue;
+          // A retry after a partial success disposes only what is still undisposed.
+          const open = li.totalQuantity - (li.dispositions ?? []).reduce((n, d) => n + d.quantity, 0);
+          const q = Math.min(left, open);
+          if (q <= 0) continue;
+          inputs.push({ reverseFulfillmentOrderLineItemId: li.id, quantity: q, dispositionType: line.received ? "RESTOCKED" : "MISSING", ...(line.received ? { locationId: locationId! } : {}) });
+          left -= q;
+        }
       }
+      if (!inputs.length) return;
+      const data = await gql<{ reverseFulfillmentOrderDispose: { userErrors: UserErrors } }>("ReverseFulfillmentOrderDispose", D.REVERSE_FULFILLMENT_ORDER_DISPOSE, { dispositionInputs: inputs });
+      check("reverseFulfillmentOrderDispose", data.reverseFulfillmentOrderDispose.userErrors);
+    },
+
+    async getReturn(returnId) {
+      type Raw = {
+        return: {
+          id: string;
+          status: ReturnSnapshot["status"];
+          order: { id: string };
+          decline: { reason: string; note: string | null } | null;
+          returnLineItems: { nodes: { id: string; quantity: number; customerNote: string | null; returnReasonNote: string; returnReasonDefinition: { handle: string } | null; fulfillmentLineItem?: { lineItem: { id: string } } }[] };
+        } | null;
+      };
+      const data = await gql<Raw>("ReturnGet", D.RETURN_GET, { id: returnId });
+      const r = data.return;
+      if (!r) return null;
+      return {
+        id: r.id,
+        orderId: r.order.id,
+        status: r.status,
+        decline: r.decline ? { reason: r.decline.reason, note: r.decline.note ?? null } : null,
+        lines: r.returnLineItems.nodes
+          .filter((n) => n.fulfillmentLineItem)
+          .map((n) => ({
+            orderLineId: n.fulfillmentLineItem!.lineItem.id,
+            quantity: n.quantity,
+            reason: toShopifyReturnReason(n.returnReasonDefinition?.handle ?? "UNKNOWN"),
+            note: n.customerNote?.trim() || n.returnReasonNote?.trim() || null,
+          })),
+      };
     },
 
     async refundReturn(returnId, o) {
@@ -909,7 +1001,7 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
       // The refund goes back to the original payment: the order's successful sale (or capture).
       const parent = ret.order.transactions.find((t) => t.status === "SUCCESS" && (t.kind === "SALE" || t.kind === "CAPTURE"));
       if (!parent) throw new CommerceError(`Order ${ret.order.id} has no payment to refund`, [{ field: ["orderTransactions"], message: "No refundable transaction" }], 409);
-      const data = await gql<{ returnProcess: { userErrors: UserErrors } }>("ReturnProcess", D.RETURN_PROCESS, {
+      const data = await gql<{ returnProcess: { return: { id: string; status: string } | null; userErrors: UserErrors } }>("ReturnProcess", D.RETURN_PROCESS, {
         input: {
           returnId,
           returnLineItems,
@@ -918,6 +1010,18 @@ export function createShopifyCommerce(opts: ShopifyCommerceOptions): CommercePor
         },
       });
       check("returnProcess", data.returnProcess.userErrors);
+      // returnProcess closes the return only when nothing on it is left to process (Shopify's docs
+      // do not promise it, so the status it answers decides): a partial receipt leaves the missing
+      // lines unprocessed and the return OPEN, and returnClose finishes it. The money has moved by
+      // now, so a refused close is logged for a manual close and never undoes the refund.
+      if (data.returnProcess.return?.status !== "CLOSED") {
+        try {
+          const closed = await gql<{ returnClose: { userErrors: UserErrors } }>("ReturnClose", D.RETURN_CLOSE, { id: returnId });
+          check("returnClose", closed.returnClose.userErrors);
+        } catch (err) {
+          log?.error({ err, returnId }, "shopify: the refunded return could not be closed; close it in the Shopify admin");
+        }
+      }
       return { refundId: null };
     },
   };

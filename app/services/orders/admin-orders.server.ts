@@ -990,6 +990,7 @@ export async function cancelAdminOrder(
       staffNote: body.staffNote,
       refund: body.refund,
       restock: body.restock,
+      notifyCustomer: body.notify,
     });
   } catch (e) {
     await releaseClaim();

@@ -11,8 +11,8 @@
  *    under PostgreSQL's row lock the second of two simultaneous submits matches nothing, re-reads,
  *    finds the target status and answers the record (200) without recording anything twice;
  * 2. the store's call (Shopify: returnApproveRequest / returnDeclineRequest / returnCancel /
- *    reverseDeliveryCreateWithShipping for the label / returnProcess for the refund; locally the
- *    rows above are the store's record), made outside any transaction;
+ *    a reverse delivery for the label and tracking / returnProcess and returnClose for the refund;
+ *    locally the rows above are the store's record), made outside any transaction;
  *    if the store refuses, the claim is undone and the refusal answered;
  * 3. the record: the event and the email, in one transaction.
  * A process that dies between 1 and 3 leaves the move made without its event and email (logged
@@ -495,6 +495,16 @@ export async function changeReturnStatus(
     // already sent are a correction: kept, and on the timeline (no second email).
     const changed = Object.entries(tracking).some(([k, v]) => ret[k as keyof typeof tracking] !== v);
     if (changed && (to === "LABEL_SENT" || to === "IN_TRANSIT")) {
+      // The store hears of the correction first (Shopify: the reverse delivery's label and
+      // tracking); if it refuses, nothing is kept.
+      const labelChanged = tracking.label_url !== undefined && tracking.label_url !== ret.label_url;
+      const numberChanged = !!tracking.tracking_number && tracking.tracking_number !== ret.tracking_number;
+      try {
+        if (labelChanged) await ctx.commerce.sendReturnLabel(storeReturnId(ret), { trackingNumber: tracking.tracking_number ?? ret.tracking_number, labelUrl: tracking.label_url, notifyCustomer: false });
+        else if (numberChanged) await ctx.commerce.updateReturnTracking(storeReturnId(ret), { trackingNumber: tracking.tracking_number!, notifyCustomer: false });
+      } catch (e) {
+        storeRefused(e, "the tracking update");
+      }
       await ctx.db.$transaction(async (tx) => {
         await tx.return.update({ where: { id: ret.id }, data: tracking });
         await recordOrderEvent(tx, { orderId: ret.order_id, kind: "return.tracking", message: "Updated the return's tracking details", actor: userActor(admin), data: { returnId: ret.id, ...tracking } });
@@ -525,14 +535,20 @@ export async function changeReturnStatus(
     if (to === "CANCELED") await emailShopper(ctx, tx, after, (addr) => returnCancelledEmail(emailBase(ctx, addr, after)));
   };
 
-  // The store hears of a cancel (returnCancel) and of the label (a reverse delivery with the label
-  // and tracking); the parcel's other steps are ours to track.
+  // The store hears of a cancel (returnCancel), of the label (a reverse delivery with the label
+  // and tracking) and of a tracking number first given or changed on the way back (the reverse
+  // delivery's tracking). Shopify's return has no "in transit" or "delivered" state of its own:
+  // IN_TRANSIT without new tracking stays ours, and DELIVERED tells the store nothing until the
+  // confirmation says what came back (receiveReturnItems disposes it there).
+  const newTracking = to === "IN_TRANSIT" && !!tracking.tracking_number && tracking.tracking_number !== ret.tracking_number;
   const storeCall =
     to === "CANCELED"
       ? () => ctx.commerce.cancelReturn(storeReturnId(ret), { notifyCustomer: false })
       : to === "LABEL_SENT"
         ? () => ctx.commerce.sendReturnLabel(storeReturnId(ret), { trackingNumber: tracking.tracking_number ?? ret.tracking_number, labelUrl: tracking.label_url ?? ret.label_url, notifyCustomer: false })
-        : null;
+        : newTracking
+          ? () => ctx.commerce.updateReturnTracking(storeReturnId(ret), { trackingNumber: tracking.tracking_number!, notifyCustomer: false })
+          : null;
 
   if (!storeCall) {
     // Claim and record together.
@@ -560,7 +576,7 @@ export async function changeReturnStatus(
       where: { id: ret.id, status: to },
       data: { status: from, tracking_number: ret.tracking_number, tracking_company: ret.tracking_company, label_url: ret.label_url },
     });
-    storeRefused(e, to === "CANCELED" ? "the cancellation" : "sending the label");
+    storeRefused(e, to === "CANCELED" ? "the cancellation" : to === "LABEL_SENT" ? "sending the label" : "the tracking update");
   }
   await ctx.db.$transaction(record);
   ctx.log.info({ returnId: ret.id, from, to, adminId: admin.id }, "return status changed");
@@ -636,30 +652,25 @@ export async function confirmReturn(ctx: Ctx, admin: Admin, id: string, body: { 
         missing: missing.map((li) => ({ title: li.order_item.title, variantTitle: li.order_item.variant_title, quantity: li.quantity })),
       }),
     );
-    return receivedItems.map((li) => ({ variantId: li.order_item.variant_id, quantity: li.quantity }));
+    return cur.line_items.map((li) => ({ orderLineId: li.order_item_id, quantity: li.quantity, received: received.has(li.id) }));
   });
-  if (done) await restock(ctx, ret.id, done);
+  if (done) await restock(ctx, ret, done);
   ctx.log.info({ returnId: ret.id, received: received.size, adminId: admin.id }, "return confirmed");
   return getAdminReturn(ctx.db, ret.id);
 }
 
 /**
- * Puts what came back on sale again through the commerce port (the port the app wires triggers
- * the back-in-stock check when inventory goes up). Runs once per confirmation (after its claim);
- * a store that refuses leaves the confirmation standing and is logged for a manual restock.
+ * Tells the store what came back (commerce port receiveReturnItems): the received lines go back on
+ * sale (locally the variants' stock; Shopify disposes them RESTOCKED, the rest MISSING, and its
+ * inventory webhook brings the stock back here); the port the app wires triggers the back-in-stock
+ * check. Runs once per confirmation (after its claim); a store that refuses leaves the confirmation
+ * standing and is logged for a manual restock.
  */
-async function restock(ctx: Ctx, returnId: string, lines: { variantId: string | null; quantity: number }[]) {
-  const byVariant = new Map<string, number>();
-  for (const l of lines) if (l.variantId) byVariant.set(l.variantId, (byVariant.get(l.variantId) ?? 0) + l.quantity);
-  if (!byVariant.size) return;
+async function restock(ctx: Ctx, ret: { id: string; shopify_return_id: string | null }, lines: { orderLineId: string; quantity: number; received: boolean }[]) {
   try {
-    const variants = await ctx.db.productVariant.findMany({ where: { id: { in: [...byVariant.keys()] } }, select: { id: true, product_id: true } });
-    if (!variants.length) return;
-    const levels = await ctx.commerce.inventoryLevels({ productIds: [...new Set(variants.map((v) => v.product_id))] });
-    const updates = levels.filter((l) => byVariant.has(l.variantId)).map((l) => ({ variantId: l.variantId, available: l.available + byVariant.get(l.variantId)! }));
-    if (updates.length) await ctx.commerce.setInventory(updates);
+    await ctx.commerce.receiveReturnItems(storeReturnId(ret), { lines });
   } catch (err) {
-    ctx.log.error({ err, returnId }, "could not restock a confirmed return; restock it by hand");
+    ctx.log.error({ err, returnId: ret.id }, "could not restock a confirmed return; restock it by hand");
   }
 }
 
@@ -683,7 +694,7 @@ export async function refundReturn(ctx: Ctx, admin: Admin, id: string, body: { a
     raceOutcome((await mustFindReturn(ctx.db, ret.id)).status, "REFUNDED", ret.request?.status ?? null);
     return getAdminReturn(ctx.db, ret.id);
   }
-  // 2. the store: refund to the original payment
+  // 2. the store: refund to the original payment, and the return closed there
   const receivedLines = ret.line_items.filter((li) => li.received).map((li) => ({ orderLineId: li.order_item_id, quantity: li.quantity }));
   try {
     await ctx.commerce.refundReturn(storeReturnId(ret), { orderId: ret.order_id, lines: receivedLines, amount: amount.toFixed(2), currencyCode: ret.currencyCode, notifyCustomer: false });

@@ -5,6 +5,7 @@
 import { createApiHandler, type AllHandlers } from "./router.server";
 import { accountOrdersHandlers } from "./handlers/account-orders.server";
 import { adminOrdersHandlers } from "./handlers/admin-orders.server";
+import { adminOrdersBulkHandlers } from "./handlers/admin-orders-bulk.server";
 import { adminReturnsHandlers } from "./handlers/admin-returns.server";
 import { notificationsHandlers } from "./handlers/notifications.server";
 import { systemHandlers } from "./handlers/system.server";
@@ -44,6 +45,7 @@ export const handlers: AllHandlers = {
   ...taobaoImportHandlers,
   ...accountOrdersHandlers,
   ...adminOrdersHandlers,
+  ...adminOrdersBulkHandlers,
   ...adminReturnsHandlers,
   ...notificationsHandlers,
   ...storesHandlers,

@@ -23,6 +23,7 @@ import { savedEndpoints } from "./saved";
 import { userCollectionsEndpoints } from "./user-collections";
 import { accountOrdersEndpoints } from "./account-orders";
 import { adminOrdersEndpoints } from "./admin-orders";
+import { adminOrdersBulkEndpoints } from "./admin-orders-bulk";
 import { adminReturnsEndpoints } from "./admin-returns";
 import { notificationsEndpoints } from "./notifications";
 import { assistantEndpoints } from "./assistant";
@@ -60,6 +61,7 @@ const areas = {
   userCollections: userCollectionsEndpoints,
   accountOrders: accountOrdersEndpoints,
   adminOrders: adminOrdersEndpoints,
+  adminOrdersBulk: adminOrdersBulkEndpoints,
   adminReturns: adminReturnsEndpoints,
   notifications: notificationsEndpoints,
   assistant: assistantEndpoints,
@@ -121,6 +123,7 @@ export * from "./saved";
 export * from "./user-collections";
 export * from "./account-orders";
 export * from "./admin-orders";
+export * from "./admin-orders-bulk";
 export * from "./admin-returns";
 export * from "./notifications";
 export * from "./assistant";

@@ -96,6 +96,8 @@ export const OrderItemSchema = z.object({
   variant_title: z.string().nullable(),
   sku: z.string().nullable(),
   quantity: z.number().int(),
+  /** Units sent so far: below quantity while the rest of the line is still to come ("2 of 3 sent"). */
+  fulfilled_quantity: z.number().int(),
   price: Money,
   status: OrderItemStatusSchema,
   tracking: TrackingSchema.nullable(),

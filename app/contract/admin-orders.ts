@@ -13,8 +13,10 @@
  *   webhooks never move an item back); → cancelled is local only (Shopify cancels whole orders:
  *   use the cancel call), answered 409 on Shopify.
  *
- * Fulfilment (POST …/fulfillments): the chosen unfulfilled items are fulfilled through the store;
- * with a tracking number they are `shipped` (the parcel has a carrier), else `fulfilled`. With
+ * Fulfilment (POST …/fulfillments): the chosen items' units (each at most its fulfillable_quantity,
+ * else 422) are fulfilled through the store; with a tracking number they are `shipped` (the parcel has
+ * a carrier), else `fulfilled`. Part of a line is recorded as a quantity of that line (never a split
+ * row: ~/lib/order-quantities); the rest can be fulfilled later, in another parcel. With
  * notifyCustomer the shopper gets a "your order is on its way" email (outbox locally; Shopify also
  * sends its own shipping confirmation).
  *
@@ -93,7 +95,12 @@ export const AdminOrderItemSchema = z.object({
   variant_title: z.string().nullable(),
   sku: z.string().nullable(),
   quantity: z.number().int(),
+  /** Units sent so far (the sum of the line's fulfilments; a line is never split into rows). */
+  fulfilled_quantity: z.number().int(),
+  /** Units still to send: what a fulfilment of this item may take (0 once all sent, cancelled or returned). */
+  fulfillable_quantity: z.number().int(),
   price: Money,
+  /** One status per line, following its first parcel: a partly sent line is fulfilled/shipped with fulfillable_quantity > 0. */
   status: OrderItemStatusSchema,
   /** The statuses this item may move to now (ITEM_STATUS_TRANSITIONS). */
   next_statuses: z.array(OrderItemStatusSchema),
@@ -109,6 +116,8 @@ export const AdminFulfillmentSchema = z.object({
   tracking_number: z.string().nullable(),
   tracking_url: z.string().nullable(),
   item_ids: z.array(z.string()),
+  /** How many units of each item this fulfilment sent. */
+  lines: z.array(z.object({ item_id: z.string(), quantity: z.number().int() })),
 });
 
 export const OrderEventSchema = z.object({
@@ -152,6 +161,8 @@ export const AdminOrderDetailSchema = AdminOrderSummarySchema.extend({
       tracking_number: z.string().nullable(),
       refund: Money.nullable(),
       item_ids: z.array(z.string()),
+      /** How many units of each item the return takes back. */
+      lines: z.array(z.object({ item_id: z.string(), quantity: z.number().int() })),
       created_at: IsoDate,
     }),
   ),
@@ -286,7 +297,8 @@ export const adminOrdersEndpoints = {
   ordersAdminInitiateReturn: endpoint({
     method: "POST",
     path: "/orders/admin/{id}/initiate-return",
-    summary: "Request a return of chosen items on behalf of the customer (same rules and path as the shopper's initiate-return; the timeline names the admin)",
+    summary:
+      "Request a return of chosen items on behalf of the customer (same rules and path as the shopper's initiate-return; the timeline names the admin); quantities takes part of a line back (at most the units sent)",
     tags: ["Admin orders"],
     access: access.admin("orders.manage"),
     params: IdParams,
@@ -295,6 +307,11 @@ export const adminOrdersEndpoints = {
         itemIds: ItemIds,
         reason: ReturnReasonSchema,
         note: Text(1000).optional(),
+        /** Part of a line: how many units of the named items come back (others: every unit sent). */
+        quantities: z
+          .array(z.object({ itemId: Id, quantity: z.number().int("must be a whole number").min(1, "must be at least 1").max(10_000) }).strict())
+          .max(100, "at most 100 items")
+          .optional(),
       })
       .strict(),
     response: ReturnEntrySchema,

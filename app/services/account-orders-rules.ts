@@ -6,6 +6,7 @@
  * - whether an item can be returned (sent, not returned, not in a live return);
  * - the timeline of a return request and its return (SPEC §3 statuses).
  */
+import { partlySent } from "../lib/order-quantities";
 
 export type OrderStatusValue = "open" | "cancelled" | "closed";
 export type ItemStatusValue = "unfulfilled" | "fulfilled" | "shipped" | "delivered" | "cancelled" | "returned";
@@ -36,12 +37,17 @@ export type Eligibility = { allowed: true; reason: null } | { allowed: false; re
 const yes: Eligibility = { allowed: true, reason: null };
 const no = (reason: string): Eligibility => ({ allowed: false, reason });
 
-/** The order's stage: cancelled, else from its live (not cancelled) items. */
-export function orderStage(order: { status: OrderStatusValue; items: { status: ItemStatusValue }[] }): OrderStage {
+/**
+ * The order's stage: cancelled, else from its live (not cancelled) items. A line with units still to
+ * send (its quantity and fulfilment records given: ~/lib/order-quantities) makes the order partly
+ * fulfilled whatever its sent units' status.
+ */
+export function orderStage(order: { status: OrderStatusValue; items: { status: ItemStatusValue; quantity?: number; fulfillments?: readonly { quantity: number }[] }[] }): OrderStage {
   if (order.status === "cancelled") return "cancelled";
   const live = order.items.filter((i) => i.status !== "cancelled").map((i) => i.status);
   if (live.length === 0) return order.items.length ? "cancelled" : "unfulfilled";
   if (live.every((s) => s === "returned")) return "returned";
+  if (order.items.some((i) => i.quantity !== undefined && partlySent({ ...i, quantity: i.quantity }))) return "partially_fulfilled";
   if (live.every((s) => s === "delivered" || s === "returned")) return "delivered";
   if (live.every((s) => s === "unfulfilled")) return "unfulfilled";
   if (live.some((s) => s === "unfulfilled")) return "partially_fulfilled";

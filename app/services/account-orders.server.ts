@@ -23,6 +23,7 @@ import { CommerceError } from "~/providers/commerce/port";
 import { CANCEL_REASON_LABELS, ORDERS_PAGE_SIZE, RETURNS_PAGE_SIZE, type CancelReasonValue, type ReturnReasonValue } from "~/contract/account-orders";
 import { applyOrderPurchases } from "./recommendations/aggregates.server";
 import { recordOrderEvent } from "./orders/order-events.server";
+import { sentQuantity } from "~/lib/order-quantities";
 import { buildReturnTimeline, cancelClaimActive, cancelEligibility, heldItemIds, orderStage, returnEligibility } from "./account-orders-rules";
 
 export const ORDER_NOT_FOUND = "Order not found";
@@ -55,13 +56,13 @@ const money = (v: Prisma.Decimal | null | undefined, currencyCode: string) => (v
 // Reads
 
 const orderInclude = {
-  items: { orderBy: [{ created_at: "asc" }, { id: "asc" }] },
+  items: { orderBy: [{ created_at: "asc" }, { id: "asc" }], include: { fulfillments: { select: { quantity: true } } } },
   return_requests: { orderBy: [{ created_at: "desc" }, { id: "desc" }], include: { return: { select: { status: true } } } },
   returns: { include: { line_items: { select: { order_item_id: true } } } },
 } satisfies Prisma.OrderInclude;
 type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 
-const summaryInclude = { items: { orderBy: [{ created_at: "asc" }, { id: "asc" }] }, return_requests: { select: { status: true } } } satisfies Prisma.OrderInclude;
+const summaryInclude = { items: { orderBy: [{ created_at: "asc" }, { id: "asc" }], include: { fulfillments: { select: { quantity: true } } } }, return_requests: { select: { status: true } } } satisfies Prisma.OrderInclude;
 type SummaryRow = Prisma.OrderGetPayload<{ include: typeof summaryInclude }>;
 
 const liveRequests = (o: { return_requests: { status: string }[] }) => o.return_requests.filter((r) => r.status === "REQUESTED" || r.status === "OPEN").length;
@@ -118,6 +119,7 @@ async function toDetail(db: Db, o: OrderRow) {
       variant_title: i.variant_title,
       sku: i.sku,
       quantity: i.quantity,
+      fulfilled_quantity: sentQuantity(i),
       price: { amount: i.price.toFixed(2), currencyCode: i.currencyCode },
       status: i.status,
       tracking: i.tracking_number ? { tracking_number: i.tracking_number, tracking_url: i.tracking_url, provider: i.provider } : null,
@@ -320,7 +322,7 @@ export async function initiateReturnOnOrder(
   ctx: OrdersCtx,
   found: { id: string; items: { id: string }[] },
   requesterId: string | null,
-  body: { order_item_ids: string[]; reason: ReturnReasonValue; note?: string },
+  body: { order_item_ids: string[]; reason: ReturnReasonValue; note?: string; quantities?: { itemId: string; quantity: number }[] },
   onRecorded?: (tx: Prisma.TransactionClient, ids: { requestId: string; returnId: string }) => Promise<void>,
 ) {
   const user = { id: requesterId };
@@ -329,6 +331,8 @@ export async function initiateReturnOnOrder(
   if (foreign.length) throw unprocessableError(ITEMS_NOT_IN_ORDER(foreign));
   const note = body.note?.trim() || undefined;
   const reason = body.reason as ReturnReason;
+  const quantityOf = (item: { id: string; status: OrderRow["items"][number]["status"]; quantity: number; fulfillments: { quantity: number }[] }) =>
+    body.quantities?.find((q) => q.itemId === item.id)?.quantity ?? sentQuantity(item);
 
   // Check and claim in one step: with the order row locked, read its requests and returns again,
   // check every chosen item, and insert the request (which holds those items). A concurrent request
@@ -345,6 +349,9 @@ export async function initiateReturnOnOrder(
     for (const item of chosen) {
       const rule = returnEligibility(facts, item, held);
       if (!rule.allowed) throw conflictError(`${item.title}${item.variant_title ? ` (${item.variant_title})` : ""}: ${rule.reason}`);
+      // Only the units that were sent can come back (all of them unless a quantity is chosen).
+      const q = quantityOf(item);
+      if (q > sentQuantity(item)) throw unprocessableError(`${item.title}${item.variant_title ? ` (${item.variant_title})` : ""}: quantity ${q} is more than the ${sentQuantity(item)} sent`);
     }
     const rr = await tx.returnRequest.create({
       data: { order_id: order.id, user_id: user.id, status: "REQUESTED", reason, note: note ?? null, order_item_ids: ids },
@@ -356,7 +363,7 @@ export async function initiateReturnOnOrder(
   try {
     ({ returnId } = await ctx.commerce.requestReturn(
       order.id,
-      chosen.map((i) => ({ orderLineId: i.id, quantity: i.quantity, reason: body.reason, note })),
+      chosen.map((i) => ({ orderLineId: i.id, quantity: quantityOf(i), reason: body.reason, note })),
     ));
   } catch (e) {
     await ctx.db.returnRequest.deleteMany({ where: { id: requestId, return_id: null } }).catch((err) => ctx.log.error({ err, requestId }, "could not release a refused return request"));
@@ -377,7 +384,7 @@ export async function initiateReturnOnOrder(
           reason,
           reason_note: note ?? null,
           currencyCode: order.currencyCode,
-          line_items: { create: chosen.map((i) => ({ order_item_id: i.id, quantity: i.quantity, reason, note: note ?? null })) },
+          line_items: { create: chosen.map((i) => ({ order_item_id: i.id, quantity: quantityOf(i), reason, note: note ?? null })) },
         },
       });
     } else if (ret.user_id !== user.id) {

@@ -21,6 +21,7 @@ import {
   type SelectedOption,
 } from "./port";
 import { planVariantChanges } from "./variant-changes";
+import { sentQuantity, unsentQuantity } from "~/lib/order-quantities";
 
 type Tx = Prisma.TransactionClient;
 
@@ -31,7 +32,7 @@ const productInclude = {
 } satisfies Prisma.ProductInclude;
 type ProductRow = Prisma.ProductGetPayload<{ include: typeof productInclude }>;
 
-const orderInclude = { items: { orderBy: [{ created_at: "asc" }, { id: "asc" }] } } satisfies Prisma.OrderInclude;
+const orderInclude = { items: { orderBy: [{ created_at: "asc" }, { id: "asc" }], include: { fulfillments: { select: { quantity: true } } } } } satisfies Prisma.OrderInclude;
 type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 
 let seq = 0;
@@ -173,8 +174,12 @@ export const toReturnReason = (r: string): ReturnReason => {
 const encodeCursor = (id: string) => Buffer.from(id).toString("base64url");
 const decodeCursor = (c: string | null | undefined) => (c ? Buffer.from(c, "base64url").toString() : null);
 
-/** A local fulfilment has no table of its own: its id names the order and the order items it covers. */
-const fulfillmentGid = (orderId: string, itemIds: string[]) => `gid://local/Fulfillment/${Buffer.from(JSON.stringify({ o: orderId, i: itemIds })).toString("base64url")}`;
+/**
+ * A local fulfilment has no table of its own: its id names the order and the order items it covers,
+ * and a nonce, since one line may be sent in several parcels (order_item_fulfillments).
+ */
+const fulfillmentGid = (orderId: string, itemIds: string[]) =>
+  `gid://local/Fulfillment/${Buffer.from(JSON.stringify({ o: orderId, i: itemIds, n: crypto.randomUUID().slice(0, 8) })).toString("base64url")}`;
 function parseFulfillmentGid(id: string): { o: string; i: string[] } | null {
   const m = /^gid:\/\/local\/Fulfillment\/(.+)$/.exec(id);
   if (!m) return null;
@@ -639,34 +644,51 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
         if (!o) throw new CommerceError(`Order ${orderId} not found`, [{ field: ["orderId"], message: "Order does not exist" }], 404);
         if (o.status === "cancelled") throw new CommerceError("Cannot fulfil a cancelled order", [{ field: ["orderId"], message: "Order is cancelled" }], 409);
         if (!opts.lines.length) throw new CommerceError("No line items to fulfil", [{ field: ["lines"], message: "No line items" }]);
+        // Like Shopify's fulfilment orders: a line's units can be sent in several parcels, never more
+        // than are left to send.
         for (const line of opts.lines) {
           const item = o.items.find((i) => i.id === line.orderLineId);
           if (!item) throw new CommerceError(`Line item ${line.orderLineId} is not on order ${o.name}`, [{ field: ["lines"], message: "Line item does not exist" }], 404);
-          if (item.status !== "unfulfilled") throw new CommerceError(`Line item ${line.orderLineId} is ${item.status}`, [{ field: ["lines"], message: "Line item is not fulfillable" }], 409);
-          if (line.quantity < 1 || line.quantity > item.quantity) throw new CommerceError(`Quantity ${line.quantity} is not between 1 and ${item.quantity}`, [{ field: ["lines", "quantity"], message: "Invalid quantity" }]);
+          const left = unsentQuantity(item);
+          if (left === 0) throw new CommerceError(`Line item ${line.orderLineId} is ${item.status}`, [{ field: ["lines"], message: "Line item is not fulfillable" }], 409);
+          if (line.quantity < 1 || line.quantity > left) throw new CommerceError(`Quantity ${line.quantity} is not between 1 and ${left}`, [{ field: ["lines", "quantity"], message: "Invalid quantity" }]);
         }
         const ids = opts.lines.map((l) => l.orderLineId);
-        await tx.orderItem.updateMany({
-          where: { id: { in: ids } },
-          data: {
-            status: "fulfilled",
+        const fulfillmentId = fulfillmentGid(orderId, ids);
+        const url = opts.trackingNumber ? trackingUrl(opts.trackingCompany, opts.trackingNumber) : null;
+        await tx.orderItemFulfillment.createMany({
+          data: opts.lines.map((l) => ({
+            order_item_id: l.orderLineId,
+            fulfillment_id: fulfillmentId,
+            quantity: l.quantity,
             tracking_number: opts.trackingNumber ?? null,
-            provider: opts.trackingCompany ?? null,
-            tracking_url: opts.trackingNumber ? trackingUrl(opts.trackingCompany, opts.trackingNumber) : null,
-          },
+            tracking_company: opts.trackingNumber ? (opts.trackingCompany ?? null) : null,
+            tracking_url: url,
+          })),
         });
-        const open = o.items.filter((i) => i.status === "unfulfilled" && !ids.includes(i.id)).length;
+        // The line's status follows its first parcel; a later parcel without tracking keeps the earlier one's.
+        await tx.orderItem.updateMany({ where: { id: { in: ids }, status: "unfulfilled" }, data: { status: "fulfilled" } });
+        if (opts.trackingNumber) {
+          await tx.orderItem.updateMany({ where: { id: { in: ids } }, data: { tracking_number: opts.trackingNumber, provider: opts.trackingCompany ?? null, tracking_url: url } });
+        }
+        const after = await tx.orderItem.findMany({ where: { order_id: orderId }, include: { fulfillments: { select: { quantity: true } } } });
+        const open = after.some((i) => unsentQuantity(i) > 0);
         await tx.order.update({ where: { id: orderId }, data: { fulfillment_status: open ? "PARTIALLY_FULFILLED" : "FULFILLED" } });
-        return { fulfillmentId: fulfillmentGid(orderId, ids) };
+        return { fulfillmentId };
       });
     },
 
     async updateTracking(fulfillmentId, opts) {
       const f = parseFulfillmentGid(fulfillmentId);
       if (!f) throw new CommerceError(`Fulfilment ${fulfillmentId} not found`, [{ field: ["fulfillmentId"], message: "Fulfillment does not exist" }], 404);
+      const url = trackingUrl(opts.trackingCompany, opts.trackingNumber);
+      await db.orderItemFulfillment.updateMany({
+        where: { fulfillment_id: fulfillmentId },
+        data: { tracking_number: opts.trackingNumber, tracking_company: opts.trackingCompany ?? undefined, tracking_url: url },
+      });
       const r = await db.orderItem.updateMany({
         where: { order_id: f.o, id: { in: f.i } },
-        data: { tracking_number: opts.trackingNumber, provider: opts.trackingCompany ?? undefined, tracking_url: trackingUrl(opts.trackingCompany, opts.trackingNumber) },
+        data: { tracking_number: opts.trackingNumber, provider: opts.trackingCompany ?? undefined, tracking_url: url },
       });
       if (r.count === 0) throw new CommerceError(`Fulfilment ${fulfillmentId} not found`, [{ field: ["fulfillmentId"], message: "Fulfillment does not exist" }], 404);
     },
@@ -708,7 +730,9 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
           if (!["fulfilled", "shipped", "delivered"].includes(item.status)) {
             throw new CommerceError(`Line item ${line.orderLineId} is ${item.status} and cannot be returned`, [{ field: ["returnLineItems"], message: "Line item is not returnable" }], 409);
           }
-          if (line.quantity < 1 || line.quantity > item.quantity) throw new CommerceError(`Quantity ${line.quantity} is not between 1 and ${item.quantity}`, [{ field: ["returnLineItems", "quantity"], message: "Invalid quantity" }]);
+          // Only units that were sent can come back.
+          const sent = sentQuantity(item);
+          if (line.quantity < 1 || line.quantity > sent) throw new CommerceError(`Quantity ${line.quantity} is not between 1 and ${sent}`, [{ field: ["returnLineItems", "quantity"], message: "Invalid quantity" }]);
         }
         const ret = await tx.return.create({
           data: {

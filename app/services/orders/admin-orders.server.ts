@@ -24,6 +24,7 @@ import { initiateReturnOnOrder, toOrderGid } from "../account-orders.server";
 import { queueEmail } from "../email.server";
 import { listOrderEvents, recordOrderEvent, userActor, type OrderEventActor } from "./order-events.server";
 import { orderCancelledEmail, shippingConfirmationEmail } from "./order-emails";
+import { sentQuantity, unsentQuantity } from "~/lib/order-quantities";
 
 export const ORDER_NOT_FOUND = "Order not found";
 type Ctx = Pick<AppContext, "db" | "commerce" | "log" | "queue">;
@@ -36,10 +37,10 @@ const SENT: readonly OrderItemStatus[] = ["fulfilled", "shipped", "delivered"];
 // Reading
 
 const detailInclude = {
-  items: { orderBy: [{ created_at: "asc" }, { id: "asc" }] },
+  items: { orderBy: [{ created_at: "asc" }, { id: "asc" }], include: { fulfillments: { orderBy: [{ created_at: "asc" }, { id: "asc" }] } } },
   returns: {
     orderBy: [{ created_at: "desc" }, { id: "desc" }],
-    include: { line_items: { select: { order_item_id: true } } },
+    include: { line_items: { select: { order_item_id: true, quantity: true } } },
   },
   return_requests: { orderBy: [{ created_at: "desc" }, { id: "desc" }] },
   user: {
@@ -49,7 +50,7 @@ const detailInclude = {
 type DetailRow = Prisma.OrderGetPayload<{ include: typeof detailInclude }>;
 
 const summaryInclude = {
-  items: { select: { status: true, quantity: true } },
+  items: { select: { status: true, quantity: true, fulfillments: { select: { quantity: true } } } },
   user: {
     select: { id: true, email: true, first_name: true, last_name: true },
   },
@@ -98,28 +99,27 @@ const cancelRule = (o: DetailRow) =>
     cancelling: cancelClaimActive(o.cancel_requested_at),
   });
 
+/**
+ * The parcels: each fulfilment record (how many units of which lines, its tracking), then the items
+ * sent before the app kept records, grouped by their fulfilment or tracking as before.
+ */
 function fulfilmentsOf(o: DetailRow) {
-  const groups = new Map<
-    string,
-    {
-      id: string | null;
-      tracking_company: string | null;
-      tracking_number: string | null;
-      tracking_url: string | null;
-      item_ids: string[];
-    }
-  >();
+  type Group = { id: string | null; tracking_company: string | null; tracking_number: string | null; tracking_url: string | null; item_ids: string[]; lines: { item_id: string; quantity: number }[] };
+  const groups = new Map<string, Group>();
+  const records = o.items.flatMap((i) => i.fulfillments).sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
+  for (const f of records) {
+    const g = groups.get(`f:${f.fulfillment_id}`) ?? { id: f.fulfillment_id, tracking_company: f.tracking_company, tracking_number: f.tracking_number, tracking_url: f.tracking_url, item_ids: [], lines: [] };
+    g.item_ids.push(f.order_item_id);
+    g.lines.push({ item_id: f.order_item_id, quantity: f.quantity });
+    groups.set(`f:${f.fulfillment_id}`, g);
+  }
   for (const i of o.items) {
+    if (i.fulfillments.length) continue;
     if (!(SENT.includes(i.status) || i.status === "returned") && !i.fulfillment_id) continue;
-    const key = i.fulfillment_id ?? `t:${i.tracking_number ?? ""}|${i.provider ?? ""}`;
-    const g = groups.get(key) ?? {
-      id: i.fulfillment_id,
-      tracking_company: i.provider,
-      tracking_number: i.tracking_number,
-      tracking_url: i.tracking_url,
-      item_ids: [],
-    };
+    const key = i.fulfillment_id ? `f:${i.fulfillment_id}` : `t:${i.tracking_number ?? ""}|${i.provider ?? ""}`;
+    const g = groups.get(key) ?? { id: i.fulfillment_id, tracking_company: i.provider, tracking_number: i.tracking_number, tracking_url: i.tracking_url, item_ids: [], lines: [] };
     g.item_ids.push(i.id);
+    g.lines.push({ item_id: i.id, quantity: i.quantity });
     groups.set(key, g);
   }
   return [...groups.values()];
@@ -165,6 +165,8 @@ async function toDetail(db: Db | Tx, o: DetailRow) {
       variant_title: i.variant_title,
       sku: i.sku,
       quantity: i.quantity,
+      fulfilled_quantity: sentQuantity(i),
+      fulfillable_quantity: o.status === "cancelled" ? 0 : unsentQuantity(i),
       price: { amount: i.price.toFixed(2), currencyCode: i.currencyCode },
       status: i.status,
       next_statuses: [...ITEM_STATUS_TRANSITIONS[i.status]],
@@ -186,6 +188,7 @@ async function toDetail(db: Db | Tx, o: DetailRow) {
       tracking_number: r.tracking_number,
       refund: money(r.refund_amount, r.currencyCode),
       item_ids: r.line_items.map((li) => li.order_item_id),
+      lines: r.line_items.map((li) => ({ item_id: li.order_item_id, quantity: li.quantity })),
       created_at: r.created_at,
     })),
     return_requests: o.return_requests.map((r) => ({
@@ -625,6 +628,7 @@ type FulfilOpts = {
 };
 
 async function fulfilItems(ctx: Ctx, admin: Admin, orderId: string, lines: { itemId: string; quantity: number }[], opts: FulfilOpts, source: "status" | "fulfillment") {
+  const quantityOf = (id: string, fallback: number) => lines.find((l) => l.itemId === id)?.quantity ?? fallback;
   // 1. Check under the lock.
   const checked = await ctx.db.$transaction(async (tx) => {
     const order = await lockOrder(tx, orderId);
@@ -633,22 +637,28 @@ async function fulfilItems(ctx: Ctx, admin: Admin, orderId: string, lines: { ite
       lines.map((l) => l.itemId)
     );
     if (order.status === "cancelled") throw conflictError(`Order ${order.name} is cancelled: nothing can be fulfilled`);
-    const done = chosen.every((i) => SENT.includes(i.status) && (!opts.trackingNumber || i.tracking_number === opts.trackingNumber));
-    if (done) return { done: true as const, order };
-    for (const i of chosen) if (i.status !== "unfulfilled") throw conflictError(`Item ${itemLabel(i)} is ${i.status}: only unfulfilled items can be fulfilled`);
+    // A retry: everything chosen has left already (with this tracking number, when one is given), or
+    // this very parcel (same tracking number and quantities) is recorded.
+    const allSent = chosen.every((i) => unsentQuantity(i) === 0 && SENT.includes(i.status) && (!opts.trackingNumber || i.tracking_number === opts.trackingNumber));
+    const sameParcel = !!opts.trackingNumber && chosen.every((i) => i.fulfillments.some((f) => f.tracking_number === opts.trackingNumber && f.quantity === quantityOf(i.id, i.quantity)));
+    if (allSent || sameParcel) return { done: true as const, order };
+    for (const i of chosen) {
+      const left = unsentQuantity(i);
+      if (left === 0) throw conflictError(`Item ${itemLabel(i)} is ${i.status}: nothing of it is left to fulfil`);
+      const q = quantityOf(i.id, left);
+      if (q > left) throw unprocessableError(`Item ${itemLabel(i)}: quantity ${q} is more than the ${left} left to fulfil (${sentQuantity(i)} of ${i.quantity} sent)`, { itemId: i.id, quantity: q, left });
+    }
     return { done: false as const, order, chosen };
   });
   if (checked.done) return toDetail(ctx.db, checked.order);
   const { order, chosen } = checked;
+  const parcel = chosen.map((i) => ({ item: i, quantity: quantityOf(i.id, unsentQuantity(i)) }));
 
   // 2. The store.
   let fulfillmentId: string;
   try {
     ({ fulfillmentId } = await ctx.commerce.fulfillOrderLines(order.id, {
-      lines: chosen.map((i) => ({
-        orderLineId: i.id,
-        quantity: lines.find((l) => l.itemId === i.id)?.quantity ?? i.quantity,
-      })),
+      lines: parcel.map((p) => ({ orderLineId: p.item.id, quantity: p.quantity })),
       trackingNumber: opts.trackingNumber,
       trackingCompany: opts.trackingCompany,
       notifyCustomer: opts.notifyCustomer,
@@ -661,7 +671,7 @@ async function fulfilItems(ctx: Ctx, admin: Admin, orderId: string, lines: { ite
         chooseItems(
           now,
           chosen.map((i) => i.id)
-        ).every((i) => SENT.includes(i.status))
+        ).every((i) => unsentQuantity(i) === 0)
       )
         return toDetail(ctx.db, now);
     }
@@ -674,38 +684,53 @@ async function fulfilItems(ctx: Ctx, admin: Admin, orderId: string, lines: { ite
   return ctx.db.$transaction(async (tx) => {
     const current = await lockOrder(tx, order.id);
     const ids = chosen.map((i) => i.id);
-    // The fulfilment id is the natural key: items a concurrent submit already recorded are not
-    // recorded again (a store that could not tell the two submits apart answered both).
-    const moved = await tx.orderItem.updateMany({
-      where: { id: { in: ids }, order_id: order.id, status: { in: ["unfulfilled", "fulfilled"] }, fulfillment_id: null },
+    // The fulfilment id is the natural key: a fulfilment recorded already (a store that could not
+    // tell two submits apart answered both) is not recorded again.
+    const recorded = await tx.orderEvent.findFirst({
+      where: { order_id: order.id, kind: "fulfillment.created", data: { path: ["fulfillmentId"], equals: fulfillmentId } },
+      select: { id: true },
+    });
+    if (recorded) return toDetail(tx, current);
+    // The units each line sent in this parcel (the local store wrote them already; Shopify's here).
+    await tx.orderItemFulfillment.createMany({
+      data: parcel.map((p) => ({ order_item_id: p.item.id, fulfillment_id: fulfillmentId, quantity: p.quantity })),
+      skipDuplicates: true,
+    });
+    await tx.orderItemFulfillment.updateMany({
+      where: { fulfillment_id: fulfillmentId },
+      data: { tracking_number: opts.trackingNumber ?? null, tracking_company: opts.trackingNumber ? (opts.trackingCompany ?? null) : null, tracking_url: trackingUrl },
+    });
+    // The line's status follows its first parcel: a later parcel never moves a delivered line back.
+    await tx.orderItem.updateMany({
+      where: { id: { in: ids }, order_id: order.id, status: { in: status === "shipped" ? ["unfulfilled", "fulfilled"] : ["unfulfilled"] } },
+      data: { status },
+    });
+    // The item row shows its latest parcel (the shopper's tracking link, the search by tracking number).
+    await tx.orderItem.updateMany({
+      where: { id: { in: ids }, order_id: order.id },
       data: {
-        status,
         fulfillment_id: fulfillmentId,
-        ...(opts.trackingNumber
-          ? {
-              tracking_number: opts.trackingNumber,
-              provider: opts.trackingCompany ?? null,
-              tracking_url: trackingUrl,
-            }
-          : {}),
+        ...(opts.trackingNumber ? { tracking_number: opts.trackingNumber, provider: opts.trackingCompany ?? null, tracking_url: trackingUrl } : {}),
       },
     });
-    if (moved.count === 0) return toDetail(tx, current);
-    const open = current.items.filter((i) => i.status === "unfulfilled" && !ids.includes(i.id)).length;
+    const after = await loadDetailRow(tx, order.id);
+    const open = after.items.some((i) => unsentQuantity(i) > 0);
     await tx.order.update({
       where: { id: order.id },
       data: { fulfillment_status: open ? "PARTIALLY_FULFILLED" : "FULFILLED" },
     });
+    const partial = parcel.filter((p) => p.quantity < p.item.quantity);
     await recordOrderEvent(tx, {
       orderId: order.id,
       kind: "fulfillment.created",
-      message: `Fulfilled ${chosen.length} ${chosen.length === 1 ? "item" : "items"}${opts.trackingNumber ? ` (${opts.trackingCompany ? `${opts.trackingCompany} ` : ""}${opts.trackingNumber})` : ""}${
-        opts.notifyCustomer ? "; the customer was notified" : ""
-      }`,
+      message: `Fulfilled ${chosen.length} ${chosen.length === 1 ? "item" : "items"}${
+        partial.length ? ` (${partial.map((p) => `${p.quantity} of ${p.item.quantity} × ${p.item.title}`).join(", ")})` : ""
+      }${opts.trackingNumber ? ` (${opts.trackingCompany ? `${opts.trackingCompany} ` : ""}${opts.trackingNumber})` : ""}${opts.notifyCustomer ? "; the customer was notified" : ""}`,
       actor: userActor(admin),
       data: {
         fulfillmentId,
         itemIds: ids,
+        lines: parcel.map((p) => ({ itemId: p.item.id, quantity: p.quantity })),
         status,
         trackingNumber: opts.trackingNumber ?? null,
         trackingCompany: opts.trackingCompany ?? null,
@@ -721,11 +746,7 @@ async function fulfilItems(ctx: Ctx, admin: Admin, orderId: string, lines: { ite
         shippingConfirmationEmail({
           to,
           orderName: current.name,
-          lines: chosen.map((i) => ({
-            title: i.title,
-            variantTitle: i.variant_title,
-            quantity: lines.find((l) => l.itemId === i.id)?.quantity ?? i.quantity,
-          })),
+          lines: parcel.map((p) => ({ title: p.item.title, variantTitle: p.item.variant_title, quantity: p.quantity })),
           trackingCompany: opts.trackingCompany ?? null,
           trackingNumber: opts.trackingNumber ?? null,
           trackingUrl,
@@ -853,22 +874,29 @@ export async function updateAdminTracking(
 ) {
   const order = await loadDetailRow(ctx.db, rawId);
   let targets: DetailRow["items"];
+  let fulfilments: string[];
   if (body.fulfillmentId) {
-    targets = order.items.filter((i) => i.fulfillment_id === body.fulfillmentId);
-    if (!targets.length) throw notFoundError(`Fulfilment ${body.fulfillmentId} is not part of this order`);
+    const fid = body.fulfillmentId;
+    targets = order.items.filter((i) => i.fulfillment_id === fid || i.fulfillments.some((f) => f.fulfillment_id === fid));
+    if (!targets.length) throw notFoundError(`Fulfilment ${fid} is not part of this order`);
+    fulfilments = [fid];
   } else {
     const chosen = chooseItems(order, body.itemIds ?? []);
     for (const i of chosen) if (!SENT.includes(i.status)) throw conflictError(`Item ${itemLabel(i)} is ${i.status}: only sent items (fulfilled, shipped, delivered) have tracking`);
-    // Tracking belongs to the fulfilment: every item it sent gets the new number.
-    const fids = new Set(chosen.map((i) => i.fulfillment_id).filter((x): x is string => !!x));
-    targets = order.items.filter((i) => chosen.includes(i) || (i.fulfillment_id && fids.has(i.fulfillment_id)));
+    // Tracking belongs to the fulfilment (an item's latest parcel): every item it sent gets the new number.
+    fulfilments = [...new Set(chosen.map((i) => i.fulfillment_id).filter((x): x is string => !!x))];
+    targets = order.items.filter((i) => chosen.includes(i) || (i.fulfillment_id && fulfilments.includes(i.fulfillment_id)) || i.fulfillments.some((f) => fulfilments.includes(f.fulfillment_id)));
   }
   const url = body.trackingUrl ?? carrierTrackingUrl(body.trackingCompany, body.trackingNumber);
-  const unchanged = targets.every((i) => i.tracking_number === body.trackingNumber && i.provider === body.trackingCompany && i.tracking_url === url);
+  // An item row shows its latest parcel: it takes the new tracking only when that parcel is the one changed.
+  const itemTargets = targets.filter((i) => !i.fulfillment_id || fulfilments.includes(i.fulfillment_id));
+  const records = targets.flatMap((i) => i.fulfillments).filter((f) => fulfilments.includes(f.fulfillment_id));
+  const unchanged =
+    itemTargets.every((i) => i.tracking_number === body.trackingNumber && i.provider === body.trackingCompany && i.tracking_url === url) &&
+    records.every((f) => f.tracking_number === body.trackingNumber && f.tracking_company === body.trackingCompany && f.tracking_url === url);
   if (unchanged) return toDetail(ctx.db, order);
 
-  const fulfilments = [...new Set(targets.map((i) => i.fulfillment_id).filter((x): x is string => !!x))];
-  const unknown = targets.filter((i) => !i.fulfillment_id);
+  const unknown = itemTargets.filter((i) => !i.fulfillment_id);
   // Items sent before the app recorded their fulfilment: locally the app's rows are the store's
   // record (written below); Shopify needs the fulfilment's id.
   if (unknown.length && ctx.commerce.kind === "shopify") {
@@ -887,8 +915,14 @@ export async function updateAdminTracking(
   return ctx.db.$transaction(async (tx) => {
     await lockOrder(tx, order.id);
     const ids = targets.map((i) => i.id);
+    if (fulfilments.length) {
+      await tx.orderItemFulfillment.updateMany({
+        where: { fulfillment_id: { in: fulfilments }, order_item_id: { in: ids } },
+        data: { tracking_number: body.trackingNumber, tracking_company: body.trackingCompany, tracking_url: url },
+      });
+    }
     await tx.orderItem.updateMany({
-      where: { id: { in: ids }, order_id: order.id },
+      where: { id: { in: itemTargets.map((i) => i.id) }, order_id: order.id },
       data: {
         tracking_number: body.trackingNumber,
         provider: body.trackingCompany,
@@ -900,7 +934,7 @@ export async function updateAdminTracking(
       where: { id: { in: ids }, order_id: order.id, status: "fulfilled" },
       data: { status: "shipped" },
     });
-    const previous = [...new Set(targets.map((i) => i.tracking_number).filter(Boolean))];
+    const previous = [...new Set([...itemTargets.map((i) => i.tracking_number), ...records.map((f) => f.tracking_number)].filter(Boolean))];
     await recordOrderEvent(tx, {
       orderId: order.id,
       kind: "fulfillment.tracking",
@@ -922,10 +956,17 @@ export async function updateAdminTracking(
 // ---------------------------------------------------------------------------------------------
 // POST /orders/admin/{id}/initiate-return (the shopper's path, on their behalf)
 
-export async function initiateAdminReturn(ctx: Ctx, admin: Admin, rawId: string, body: { itemIds: string[]; reason: ReturnReasonValue; note?: string }) {
+export async function initiateAdminReturn(
+  ctx: Ctx,
+  admin: Admin,
+  rawId: string,
+  body: { itemIds: string[]; reason: ReturnReasonValue; note?: string; quantities?: { itemId: string; quantity: number }[] }
+) {
   const order = await loadDetailRow(ctx.db, rawId);
   const actor = userActor(admin);
-  return initiateReturnOnOrder(ctx, order, order.user_id, { order_item_ids: body.itemIds, reason: body.reason, note: body.note }, async (tx, ids) => {
+  const strays = (body.quantities ?? []).filter((q) => !body.itemIds.includes(q.itemId));
+  if (strays.length) throw invalid(`quantities name items that are not in itemIds: ${strays.map((q) => q.itemId).join(", ")}`);
+  return initiateReturnOnOrder(ctx, order, order.user_id, { order_item_ids: body.itemIds, reason: body.reason, note: body.note, quantities: body.quantities }, async (tx, ids) => {
     await recordOrderEvent(tx, {
       orderId: order.id,
       kind: "return.requested",
@@ -934,6 +975,7 @@ export async function initiateAdminReturn(ctx: Ctx, admin: Admin, rawId: string,
       data: {
         ...ids,
         itemIds: [...new Set(body.itemIds)],
+        ...(body.quantities?.length ? { quantities: body.quantities } : {}),
         reason: body.reason,
         note: body.note ?? null,
       },

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { localSecret } from "./lib/local-secrets.server";
 import { FAL_JWKS_URL } from "./providers/image-ai/fal-webhook";
 import { IMAGE_AI_OPERATIONS, type ImageAiOperation } from "./providers/image-ai/port";
+import { DEFAULT_STORE_TIME_ZONE, TimeZoneName } from "./lib/store-time-zone";
 
 /** IMAGE_AI_ROUTES: "vton-flux=fal,flux-profile-image=local" → per-operation provider overrides. */
 const ImageAiRoutes = z
@@ -165,6 +166,8 @@ export const ConfigSchema = z
     DATA_SERVICE_API_KEY: optionalString,
     /** Which proxies' X-Forwarded-For to believe for the client address (see TrustProxy). */
     TRUST_PROXY: TrustProxy,
+    /** The store's time zone (IANA name): reports count calendar days in it (app/lib/store-time-zone.ts). */
+    STORE_TIMEZONE: TimeZoneName.default(DEFAULT_STORE_TIME_ZONE),
   })
   .superRefine((c, ctx) => {
     const need = (cond: boolean, keys: (keyof typeof c)[], why: string) => {

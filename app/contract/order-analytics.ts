@@ -3,10 +3,12 @@
  * and top vendors. One model with the rest of the orders API: the figures are read from the same
  * orders, items, returns and return requests the order pages show.
  *
- * Days are calendar days in UTC (the app has no store time-zone setting; Shopify's own reports use
- * the shop's zone, so figures near midnight may land on the neighbouring day there). `from` and
- * `to` are both included. Default: the last 30 days up to today. At most 366 days; `from` after
- * `to`, or a longer range, answers 400.
+ * Days are calendar days in the store's time zone (STORE_TIMEZONE, default UTC; named in the
+ * answer's `timeZone`), as Shopify's own reports count them: an order placed at 23:30 UTC belongs to
+ * the next day in Tokyo. `from` and `to` are both included. Default: the last 30 days up to today
+ * in that zone. At most 366 days; `from` after `to`, or a longer range, answers 400.
+ * `compare=previous` adds the same figures for the period of the same length just before (the 30
+ * days before a 30-day range), for the change of each figure.
  *
  * Definitions (an order belongs to the day it was placed, `created_at`):
  * - orders: every order placed that day, cancelled ones included;
@@ -53,6 +55,7 @@ export const OrderAnalyticsQuery = z
   .object({
     from: DateOnly.optional(),
     to: DateOnly.optional(),
+    compare: z.enum(["previous"]).optional().describe("previous: also the figures of the period of the same length just before"),
   })
   .superRefine((q, c) => {
     if (q.from && q.to) {
@@ -78,7 +81,7 @@ export const AnalyticsFiguresSchema = z.object({
 });
 export type AnalyticsFigures = z.output<typeof AnalyticsFiguresSchema>;
 
-export const AnalyticsDaySchema = AnalyticsFiguresSchema.extend({ date: z.string().describe("YYYY-MM-DD (UTC)") });
+export const AnalyticsDaySchema = AnalyticsFiguresSchema.extend({ date: z.string().describe("YYYY-MM-DD, a calendar day in timeZone") });
 
 export const AnalyticsTopProductSchema = z.object({
   productId: z.string().nullable(),
@@ -98,12 +101,16 @@ export const AnalyticsTopVendorSchema = z.object({
 export const OrderAnalyticsSchema = z.object({
   from: z.string(),
   to: z.string(),
-  timeZone: z.literal("UTC"),
+  timeZone: z.string().describe("the store's IANA time zone the days are counted in"),
   currencyCode: z.string(),
   totals: AnalyticsFiguresSchema,
   daily: z.array(AnalyticsDaySchema),
   topProducts: z.array(AnalyticsTopProductSchema),
   topVendors: z.array(AnalyticsTopVendorSchema),
+  /** With `compare=previous`: the period of the same length ending the day before `from`; else null. */
+  compare: z
+    .object({ from: z.string(), to: z.string(), totals: AnalyticsFiguresSchema, daily: z.array(AnalyticsDaySchema) })
+    .nullable(),
 });
 export type OrderAnalytics = z.output<typeof OrderAnalyticsSchema>;
 
@@ -112,7 +119,7 @@ export const orderAnalyticsEndpoints = {
     method: "GET",
     path: "/orders/admin/analytics",
     summary:
-      "Order analytics for a date range (from/to as YYYY-MM-DD, UTC days, both included; default the last 30 days, at most 366): totals and a daily series (every day, zeros for days without orders) of orders, revenue, average order value, units, return rate and cancel rate, and the top 10 products and vendors by revenue. Definitions in app/contract/order-analytics.ts.",
+      "Order analytics for a date range (from/to as YYYY-MM-DD, calendar days in the store's time zone, both included; default the last 30 days, at most 366): totals and a daily series (every day, zeros for days without orders) of orders, revenue, average order value, units, return rate and cancel rate, and the top 10 products and vendors by revenue; with compare=previous, also the totals and days of the period of the same length just before. Definitions in app/contract/order-analytics.ts.",
     tags: ["Orders"],
     access: access.admin("orders.manage"),
     query: OrderAnalyticsQuery,

@@ -3,7 +3,9 @@
  * item cancelled on its own, items returned through a refunded return, a return that was cancelled,
  * a declined return request, an item marked returned), UTC day boundaries, days without orders as
  * zeros, top products and vendors, the default range, 400 for bad ranges, 401/403 for callers
- * without `orders.manage`.
+ * without `orders.manage`; days in the store's time zone (STORE_TIMEZONE: the 23:30 UTC order is
+ * the next day in Tokyo, the same day in New York; New York's 25-hour day) and the previous period
+ * of `compare=previous`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma, type OrderItemStatus, type OrderStatus, type ReturnRequestStatus, type ReturnStatus } from "@prisma/client";
@@ -72,6 +74,19 @@ async function order(o: {
 }
 
 const get = (token: string | null, query: Record<string, string> = {}) => app.api("GET", "/orders/admin/analytics", { token, query });
+
+/** Runs `work` with the app configured for the store time zone `zone` (STORE_TIMEZONE). */
+async function inZone<T>(zone: string, work: () => Promise<T>): Promise<T> {
+  const before = app.ctx.config.STORE_TIMEZONE;
+  app.ctx.config.STORE_TIMEZONE = zone;
+  try {
+    return await work();
+  } finally {
+    app.ctx.config.STORE_TIMEZONE = before;
+  }
+}
+type Day = { date: string; orders: number; cancelledOrders: number };
+const perDay = (body: { daily: Day[] }) => body.daily.map((d) => [d.date, d.orders, d.cancelledOrders]);
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -238,5 +253,62 @@ describe("GET /orders/admin/analytics", () => {
     expect((await get(otherAdmin.token, { from: "2026-10-05", to: "2026-10-08" })).status).toBe(403);
     expect((await get(shopper.token, { from: "2026-10-05", to: "2026-10-08" })).status).toBe(403);
     expect((await get(null, { from: "2026-10-05", to: "2026-10-08" })).status).toBe(401);
+  });
+
+  it("counts days in the store's time zone: the order of 23:30 UTC on 5 October is the 6th in Tokyo and the 5th in New York", async () => {
+    const q = { from: "2026-10-05", to: "2026-10-08" };
+    // Tokyo (+9): 4 Oct 23:59:59 UTC is the 5th there, 9 Oct 00:00 UTC the 9th (outside), 7 Oct 18:00 UTC the 8th.
+    const tokyo = await inZone("Asia/Tokyo", () => get(manager.token, q));
+    expect(tokyo.status).toBe(200);
+    expect(tokyo.body).toMatchObject({ from: "2026-10-05", to: "2026-10-08", timeZone: "Asia/Tokyo" });
+    expect(perDay(tokyo.body)).toEqual([
+      ["2026-10-05", 2, 0],
+      ["2026-10-06", 1, 1],
+      ["2026-10-07", 1, 0],
+      ["2026-10-08", 1, 0],
+    ]);
+    expect(tokyo.body.totals).toMatchObject({ orders: 5, cancelledOrders: 1, revenue: "1199.00", units: 11 });
+    // New York (−4): 4 Oct 23:59:59 UTC is still the 4th (outside), 9 Oct 00:00 UTC the 8th, 7 Oct 00:10 UTC the 6th.
+    const newYork = await inZone("America/New_York", () => get(manager.token, q));
+    expect(newYork.body.timeZone).toBe("America/New_York");
+    expect(perDay(newYork.body)).toEqual([
+      ["2026-10-05", 2, 1],
+      ["2026-10-06", 1, 0],
+      ["2026-10-07", 1, 0],
+      ["2026-10-08", 1, 0],
+    ]);
+    expect(newYork.body.totals).toMatchObject({ orders: 5, cancelledOrders: 1, revenue: "1199.00" });
+    // The default range ends today in the zone.
+    const today = await inZone("Asia/Tokyo", () => get(manager.token));
+    expect(today.body.to).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Tokyo" }).format(new Date()));
+  });
+
+  it("New York's fall-back day (2 November 2025) lasts 25 hours: 04:00 UTC on the 2nd to 05:00 UTC on the 3rd", async () => {
+    for (const at of ["2025-11-02T03:59:59Z", "2025-11-02T04:00:00Z", "2025-11-03T04:59:59Z", "2025-11-03T05:00:00Z"]) {
+      await order({ at, total: "10.00", items: [{ product: P3, qty: 1, price: "10.00", status: "unfulfilled" }] });
+    }
+    const res = await inZone("America/New_York", () => get(manager.token, { from: "2025-11-01", to: "2025-11-03" }));
+    expect(perDay(res.body)).toEqual([
+      ["2025-11-01", 1, 0],
+      ["2025-11-02", 2, 0],
+      ["2025-11-03", 1, 0],
+    ]);
+    const utc = await get(manager.token, { from: "2025-11-01", to: "2025-11-03" });
+    expect(perDay(utc.body)).toEqual([
+      ["2025-11-01", 0, 0],
+      ["2025-11-02", 2, 0],
+      ["2025-11-03", 2, 0],
+    ]);
+  });
+
+  it("compare=previous adds the period of the same length just before; without it compare is null", async () => {
+    const res = await get(manager.token, { from: "2026-10-09", to: "2026-10-12", compare: "previous" });
+    expect(res.status).toBe(200);
+    expect(res.body.totals).toMatchObject({ orders: 1, revenue: "999.00" });
+    expect(res.body.compare).toMatchObject({ from: "2026-10-05", to: "2026-10-08", totals: { orders: 4, cancelledOrders: 1, revenue: "200.00", units: 6, returnRate: 0.5 } });
+    expect(res.body.compare.daily.map((d: Day) => d.date)).toEqual(["2026-10-05", "2026-10-06", "2026-10-07", "2026-10-08"]);
+    expect((await get(manager.token, { from: "2026-10-09", to: "2026-10-12" })).body.compare).toBeNull();
+    const bad = await get(manager.token, { from: "2026-10-09", to: "2026-10-12", compare: "next" });
+    expect(bad.status).toBe(400);
   });
 });

@@ -3,5 +3,5 @@ import type { HandlersFor } from "../router.server";
 import { orderAnalytics } from "~/services/orders/analytics.server";
 
 export const orderAnalyticsHandlers: HandlersFor<typeof orderAnalyticsEndpoints> = {
-  ordersAdminAnalytics: async ({ input, ctx }) => orderAnalytics({ db: ctx.db }, input.query),
+  ordersAdminAnalytics: async ({ input, ctx }) => orderAnalytics({ db: ctx.db, timeZone: ctx.config.STORE_TIMEZONE }, input.query),
 };

@@ -6,9 +6,14 @@
  * grows with the orders of the range; JavaScript only fills the days without orders, adds the days
  * up for the totals and maps the top rows.
  * Amounts travel as numeric text and are added as whole cents, so no float rounding creeps in.
+ *
+ * Days are calendar days in the store's time zone: the range's bounds are the UTC instants its
+ * first and last days start and end there (app/lib/store-time-zone.ts, so the created_at index
+ * still bounds the scan), and rows are grouped by `(created_at AT TIME ZONE 'UTC') AT TIME ZONE zone`.
  */
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { invalid } from "~/lib/domain-errors";
+import { addDays, daySpan, DEFAULT_STORE_TIME_ZONE, todayIn } from "~/lib/store-time-zone";
 import {
   ANALYTICS_DEFAULT_DAYS,
   ANALYTICS_MAX_DAYS,
@@ -27,10 +32,20 @@ const SET_VENDOR = 6;
 export interface AnalyticsDeps {
   db: PrismaClient;
   now?: () => Date;
+  /** The store's IANA time zone (config STORE_TIMEZONE); UTC when not given. */
+  timeZone?: string;
+}
+
+export interface AnalyticsQuery {
+  from?: string;
+  to?: string;
+  compare?: "previous";
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+/** A UTC instant as the plain timestamp created_at holds. */
+const plainUtc = (d: Date) => d.toISOString().slice(0, 19).replace("T", " ");
 /** "123.45" / "-0.5" / null → whole cents. */
 function cents(v: string | null | undefined): number {
   if (!v) return 0;
@@ -39,14 +54,20 @@ function cents(v: string | null | undefined): number {
 const money = (c: number) => (c / 100).toFixed(2);
 const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : 0);
 
-/** The inclusive UTC day range asked for: missing `to` is today, missing `from` is 29 days before `to`. */
-export function resolveAnalyticsRange(query: { from?: string; to?: string }, now: Date): { from: string; to: string } {
-  const to = query.to ?? isoDay(now.getTime());
+/** The inclusive day range asked for: missing `to` is today in the zone, missing `from` is 29 days before `to`. */
+export function resolveAnalyticsRange(query: { from?: string; to?: string }, now: Date, timeZone: string = DEFAULT_STORE_TIME_ZONE): { from: string; to: string } {
+  const to = query.to ?? todayIn(timeZone, now);
   const from = query.from ?? isoDay(dayMs(to) - (ANALYTICS_DEFAULT_DAYS - 1) * DAY_MS);
   const days = analyticsRangeDays(from, to);
   if (days < 1) throw invalid("from must not be after to", { from, to });
   if (days > ANALYTICS_MAX_DAYS) throw invalid(`The range must be at most ${ANALYTICS_MAX_DAYS} days`, { from, to, days });
   return { from, to };
+}
+
+/** The period of the same length that ends the day before `from`. */
+export function previousRange(range: { from: string; to: string }): { from: string; to: string } {
+  const days = analyticsRangeDays(range.from, range.to);
+  return { from: addDays(range.from, -days), to: addDays(range.from, -1) };
 }
 
 interface Day {
@@ -74,14 +95,34 @@ function figures(d: Day): AnalyticsFigures {
   };
 }
 
-export async function orderAnalytics(deps: AnalyticsDeps, query: { from?: string; to?: string }): Promise<OrderAnalytics> {
-  const { db } = deps;
-  const { from, to } = resolveAnalyticsRange(query, deps.now?.() ?? new Date());
+export async function orderAnalytics(deps: AnalyticsDeps, query: AnalyticsQuery): Promise<OrderAnalytics> {
+  const timeZone = deps.timeZone ?? DEFAULT_STORE_TIME_ZONE;
+  const range = resolveAnalyticsRange(query, deps.now?.() ?? new Date(), timeZone);
+  // One period after the other: the embedded database serves one query at a time anyway.
+  const current = await periodFigures(deps.db, range, timeZone);
+  const compare = query.compare === "previous" ? await periodFigures(deps.db, previousRange(range), timeZone) : null;
+  return {
+    ...range,
+    timeZone,
+    currencyCode: current.currencyCode ?? compare?.currencyCode ?? "USD",
+    totals: current.totals,
+    daily: current.daily,
+    topProducts: current.topProducts,
+    topVendors: current.topVendors,
+    compare: compare && { from: compare.from, to: compare.to, totals: compare.totals, daily: compare.daily },
+  };
+}
+
+type Period = Pick<OrderAnalytics, "from" | "to" | "totals" | "daily" | "topProducts" | "topVendors"> & { currencyCode: string | null };
+
+async function periodFigures(db: PrismaClient, { from, to }: { from: string; to: string }, timeZone: string): Promise<Period> {
   // created_at is a timestamp without time zone holding UTC: compare with plain timestamps so the
   // session's TimeZone setting never shifts the bounds.
-  const start = `${from} 00:00:00`;
-  const end = `${isoDay(dayMs(to) + DAY_MS)} 00:00:00`;
+  const span = daySpan(from, to, timeZone);
+  const start = plainUtc(span.start);
+  const end = plainUtc(span.end);
   const inRange = Prisma.sql`o.created_at >= ${start}::timestamp AND o.created_at < ${end}::timestamp`;
+  const localDay = Prisma.sql`((o.created_at AT TIME ZONE 'UTC') AT TIME ZONE ${timeZone}::text)::date`;
 
   // Items sold in the range, read once. Units in a live return: the return is not cancelled and
   // its request (if any) was not declined or withdrawn; or the item itself is marked returned —
@@ -98,7 +139,7 @@ export async function orderAnalytics(deps: AnalyticsDeps, query: { from?: string
       WHERE ${inRange} AND r.status <> 'CANCELED' AND (rr.id IS NULL OR rr.status NOT IN ('DECLINED', 'CANCELED'))
       GROUP BY 1
     ), sold AS MATERIALIZED (
-      SELECT o.created_at::date AS day, i.*
+      SELECT ${localDay} AS day, i.*
       FROM orders o
       CROSS JOIN LATERAL (SELECT i.id, i.product_id, i.title, i.vendor_id, i.quantity, i.price, i.status FROM order_items i WHERE i.order_id = o.id AND i.status <> 'cancelled' OFFSET 0) i
       WHERE ${inRange} AND o.status <> 'cancelled'
@@ -128,13 +169,13 @@ export async function orderAnalytics(deps: AnalyticsDeps, query: { from?: string
       await tx.$executeRaw`SET LOCAL jit = off`;
       // Sequential on purpose: one connection, and the embedded database serves one query at a time anyway.
       const orderRows = await tx.$queryRaw<{ day: string; orders: number; cancelled: number; revenue: string | null }[]>`
-        SELECT o.created_at::date::text AS day, COUNT(*)::int AS orders,
+        SELECT ${localDay}::text AS day, COUNT(*)::int AS orders,
           (COUNT(*) FILTER (WHERE o.status = 'cancelled'))::int AS cancelled,
           (SUM(o.total_price) FILTER (WHERE o.status <> 'cancelled'))::text AS revenue
         FROM orders o WHERE ${inRange} GROUP BY 1`;
       const itemRows = await tx.$queryRaw<ItemRow[]>(itemSql);
       const refundRows = await tx.$queryRaw<{ day: string; refunded: string | null }[]>`
-        SELECT o.created_at::date::text AS day, SUM(r.refund_amount)::text AS refunded
+        SELECT ${localDay}::text AS day, SUM(r.refund_amount)::text AS refunded
         FROM orders o JOIN returns r ON r.order_id = o.id
         WHERE ${inRange} AND o.status <> 'cancelled' AND r.status = 'REFUNDED' AND r.refund_amount IS NOT NULL GROUP BY 1`;
       const currency = await tx.$queryRaw<{ code: string }[]>`
@@ -167,8 +208,7 @@ export async function orderAnalytics(deps: AnalyticsDeps, query: { from?: string
   return {
     from,
     to,
-    timeZone: "UTC",
-    currencyCode: currency[0]?.code ?? "USD",
+    currencyCode: currency[0]?.code ?? null,
     totals: figures(total),
     daily,
     topProducts: topProducts.map((p) => ({ productId: p.product_id, title: p.title ?? "", vendorId: p.vendor_id, vendorName: p.vendor_name, units: p.units, revenue: Number(p.revenue).toFixed(2) })),

@@ -32,6 +32,12 @@ export interface VizChartProps {
   height?: number;
   /** Formats the values on the axis and in the tooltip (money, percentages). */
   formatValue?: (value: number | string | null) => string;
+  /** Formats the keys on the axis and in the tooltip's title (a day "2026-11-02" as "Nov 2"). */
+  formatKey?: (key: number | string | null) => string;
+  /** Whole numbers only on the value axis (counts). */
+  integersOnly?: boolean;
+  /** Shown inside the chart when no series has a point. */
+  emptyText?: string;
   testId?: string;
 }
 
@@ -41,24 +47,30 @@ function useHydrated(): boolean {
   return hydrated;
 }
 
-export function VizChart({ series, kind = "line", horizontal = false, height = 240, formatValue, testId }: VizChartProps) {
+// polaris-viz hands formatters a value typed as string | number | null; the props say the same.
+const asLabel = (f: ((v: number | string | null) => string) | undefined) => (f ? { labelFormatter: f } : {});
+
+export function VizChart({ series, kind = "line", horizontal = false, height = 240, formatValue, formatKey, integersOnly, emptyText, testId }: VizChartProps) {
   const hydrated = useHydrated();
-  const yAxisOptions = formatValue ? { labelFormatter: formatValue } : undefined;
-  const tooltipOptions = formatValue ? { valueFormatter: formatValue } : undefined;
+  // The value axis is y, except for horizontal bars where the keys (labels) run down the y axis.
+  const valueAxis = { ...asLabel(formatValue), ...(integersOnly ? { integersOnly: true } : {}) };
+  const keyAxis = asLabel(formatKey);
+  const tooltipOptions = { ...(formatValue ? { valueFormatter: formatValue } : {}), ...(formatKey ? { titleFormatter: formatKey } : {}) };
   return (
     <div data-testid={testId} data-chart-ready={hydrated ? "true" : "false"} style={{ height }}>
       {hydrated ? (
         <PolarisVizProvider>
           {kind === "line" ? (
-            <LineChart data={series} theme="Light" yAxisOptions={yAxisOptions} tooltipOptions={tooltipOptions} />
+            <LineChart data={series} theme="Light" xAxisOptions={keyAxis} yAxisOptions={valueAxis} tooltipOptions={tooltipOptions} emptyStateText={emptyText} />
           ) : (
             <BarChart
               data={series}
               theme="Light"
               direction={horizontal ? "horizontal" : "vertical"}
-              yAxisOptions={yAxisOptions}
-              xAxisOptions={horizontal && formatValue ? { labelFormatter: formatValue } : undefined}
+              xAxisOptions={horizontal ? valueAxis : keyAxis}
+              yAxisOptions={horizontal ? keyAxis : valueAxis}
               tooltipOptions={tooltipOptions}
+              emptyStateText={emptyText}
             />
           )}
         </PolarisVizProvider>

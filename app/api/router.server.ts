@@ -16,6 +16,16 @@ import { MAX_JSON_BODY_BYTES, MAX_REQUEST_BODY_BYTES, readFormData, readText } f
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "~/lib/unstorable-text";
 import { ApiError } from "./errors.server";
 import { authenticateApiKey, authenticateRequest, authorize, type AuthState } from "./auth.server";
+import {
+  claimIdempotencyKey,
+  idempotencyCallerOf,
+  readIdempotencyKey,
+  replayedResponse,
+  requestFingerprint,
+  settleIdempotencyKey,
+  sweepExpiredIdempotencyKeysNow,
+  type RawBody,
+} from "./idempotency.server";
 
 export interface HandlerArgs<E> {
   input: EndpointParsed<E>;
@@ -86,24 +96,28 @@ export function bodyLimitOf(def: Pick<EndpointDef, "maxBodyBytes">): number {
   return Math.min(def.maxBodyBytes ?? MAX_JSON_BODY_BYTES, MAX_REQUEST_BODY_BYTES);
 }
 
-/** The body, read with the endpoint's limit: 413 before buffering more than that (body-limit.server.ts). */
-async function readBody(request: Request, maxBytes: number): Promise<unknown> {
+/**
+ * The body, read with the endpoint's limit: 413 before buffering more than that
+ * (body-limit.server.ts). `raw` is what was read, for the Idempotency-Key's fingerprint.
+ */
+async function readBody(request: Request, maxBytes: number): Promise<{ value: unknown; raw: RawBody }> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   if (type.includes("multipart/form-data")) {
     try {
-      return await readFormData(request, maxBytes);
+      const form = await readFormData(request, maxBytes);
+      return { value: form, raw: form };
     } catch (e) {
       if (e instanceof DomainError) throw e;
       throw new ApiError(400, "The request body is not valid multipart/form-data");
     }
   }
   const text = await readText(request, Math.min(maxBytes, MAX_JSON_BODY_BYTES));
-  if (!text.trim()) return {};
+  if (!text.trim()) return { value: {}, raw: text };
   if (type && !type.includes("application/json") && !type.includes("+json")) {
     throw new ApiError(415, "Send the request body as application/json");
   }
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), raw: text };
   } catch {
     throw new ApiError(400, "The request body is not valid JSON");
   }
@@ -172,6 +186,8 @@ export function createApiHandler(handlers: AllHandlers) {
       if (def.access.kind === "apiKey") auth = { ...auth, apiKey: await authenticateApiKey(ctx, request) };
       userId = auth.user?.id;
       authorize(def.access, auth, ctx, request);
+      const idempotencyKey = readIdempotencyKey(request, method);
+      const idempotencyCaller = idempotencyKey === null ? null : idempotencyCallerOf(def.access, auth);
 
       if (def.rateLimit) {
         // Image work and language-model work each share one budget per caller across their endpoints;
@@ -212,42 +228,78 @@ export function createApiHandler(handlers: AllHandlers) {
         if (!r.success) throw validationError(r.error, where);
         return r.data;
       };
-      const input = {
-        params: parse(def.params, rawParams, "params"),
-        query: parse(def.query, parseQuery(url.searchParams), "query"),
-        body: def.body ? parse(def.body, await readBody(request, bodyLimitOf(def)), "body") : undefined,
-      };
+      const params = parse(def.params, rawParams, "params");
+      const query = parse(def.query, parseQuery(url.searchParams), "query");
+      let rawBody: RawBody = null;
+      let body: unknown;
+      if (def.body) {
+        const read = await readBody(request, bodyLimitOf(def));
+        rawBody = read.raw;
+        body = parse(def.body, read.value, "body");
+      }
+      const input = { params, query, body };
 
       const headers = new Headers({ "x-request-id": requestId });
       const handler = handlers[route.name] as unknown as Handler<EndpointDef>;
-      const result = await handler({ input: input as never, auth, ctx, request, log, headers, clientIp });
-      if (result instanceof Response) {
-        status = result.status;
-        result.headers.set("x-request-id", requestId);
-        return result;
+      const invoke = async (): Promise<Response> => {
+        const result = await handler({ input: input as never, auth, ctx, request, log, headers, clientIp });
+        if (result instanceof Response) {
+          result.headers.set("x-request-id", requestId);
+          return result;
+        }
+        const okStatus = def.status ?? 200;
+        if (def.responseType === "html") {
+          headers.set("content-type", "text/html; charset=utf-8");
+          return new Response(String(result), { status: okStatus, headers });
+        }
+        const out = def.response.safeParse(result);
+        if (!out.success) {
+          log.error({ issues: out.error.issues.slice(0, 5), endpoint: route.name }, "response does not match the contract");
+          throw new ApiError(500, Messages.INTERNAL);
+        }
+        headers.set("content-type", "application/json; charset=utf-8");
+        return new Response(JSON.stringify(out.data), { status: okStatus, headers });
+      };
+
+      if (idempotencyKey === null || idempotencyCaller === null) {
+        const res = await invoke();
+        status = res.status;
+        return res;
       }
-      status = def.status ?? 200;
-      if (def.responseType === "html") {
-        headers.set("content-type", "text/html; charset=utf-8");
-        return new Response(String(result), { status, headers });
+      // Claimed only once the request is valid (Stripe's rule): a refused request keeps nothing.
+      const fingerprint = await requestFingerprint(method, apiPath, url.search, rawBody);
+      const outcome = await claimIdempotencyKey(ctx.db, { caller: idempotencyCaller, key: idempotencyKey, method, path: apiPath, fingerprint });
+      if (outcome.kind === "replay") {
+        status = outcome.response.status;
+        return replayedResponse(outcome.response, requestId);
       }
-      const out = def.response.safeParse(result);
-      if (!out.success) {
-        log.error({ issues: out.error.issues.slice(0, 5), endpoint: route.name }, "response does not match the contract");
-        throw new ApiError(500, Messages.INTERNAL);
+      // The handler's refusals (4xx) are answers to keep like any other; a 5xx frees the key.
+      let res: Response;
+      try {
+        res = await invoke();
+      } catch (e) {
+        res = errorResponseOf(e, log, requestId);
       }
-      headers.set("content-type", "application/json; charset=utf-8");
-      return new Response(JSON.stringify(out.data), { status, headers });
+      res = await settleIdempotencyKey(ctx.db, outcome.claim, res, log);
+      await sweepExpiredIdempotencyKeysNow(ctx.db, log);
+      status = res.status;
+      return res;
     } catch (e) {
-      const err = toApiError(e);
-      status = err.status;
-      if (err.status >= 500) log.error({ err: e }, "request failed");
-      const retryAfter = e instanceof DomainError && e.retryAfterSeconds ? { "retry-after": String(e.retryAfterSeconds) } : undefined;
-      return errorResponse(err.status, err.code, err.message, requestId, err.details, retryAfter);
+      const res = errorResponseOf(e, log, requestId);
+      status = res.status;
+      return res;
     } finally {
       log.info({ status, ms: Math.round(performance.now() - started), userId }, "api request");
     }
   };
+}
+
+/** The JSON error answer of anything thrown while a request was handled (5xx logged). */
+function errorResponseOf(e: unknown, log: Logger, requestId: string): Response {
+  const err = toApiError(e);
+  if (err.status >= 500) log.error({ err: e }, "request failed");
+  const retryAfter = e instanceof DomainError && e.retryAfterSeconds ? { "retry-after": String(e.retryAfterSeconds) } : undefined;
+  return errorResponse(err.status, err.code, err.message, requestId, err.details, retryAfter);
 }
 
 const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, ErrorStatus> = {

@@ -53,7 +53,9 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
   let seeded: Booted["seeded"] = null;
   if (config.APP_MODE === "local" && opts.seed !== false) {
     const { seedDemoDataIfEmpty } = await import("../prisma/demo/seed-demo.server");
-    seeded = await seedDemoDataIfEmpty(db, { uploadsDir: path.join(config.DATA_DIR, "uploads"), log });
+    // The demo's dates move to the present, so the admin charts' default ranges show it.
+    const { todayIn } = await import("./lib/store-time-zone");
+    seeded = await seedDemoDataIfEmpty(db, { uploadsDir: path.join(config.DATA_DIR, "uploads"), log, today: todayIn(config.STORE_TIMEZONE) });
   }
 
   // Product vectors missing or stale (first start after the demo seed, a new model): indexed by

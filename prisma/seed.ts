@@ -11,6 +11,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from "../app/db/embedded
 import { migrateDeploy } from "../app/db/migrate.server";
 import { seedDemoData } from "./demo/seed-demo.server";
 import { createJobQueue } from "../app/jobs/queue.server";
+import { DEFAULT_STORE_TIME_ZONE, TimeZoneName, todayIn } from "../app/lib/store-time-zone";
 
 async function main(): Promise<void> {
   if (process.env.APP_MODE === "production") {
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
     let detail = "";
     const report = await seedDemoData(db, {
       uploadsDir: path.join(dataDir, "uploads"),
+      // As on the first start, the demo's dates move to the present (./demo/shift-dates.ts); DEMO_FIXED_DATES=1 keeps BASE_DATE's.
+      today: process.env.DEMO_FIXED_DATES === "1" ? undefined : todayIn(TimeZoneName.parse(process.env.STORE_TIMEZONE || DEFAULT_STORE_TIME_ZONE)),
       // The app's worker computes the products' vectors (search by photo) on its next run.
       queue: createJobQueue(db),
       log: {

@@ -17,8 +17,8 @@
  * ./account-orders.ts and tested in tests/integration/account-orders-demo.test.ts).
  *
  * Dates are fixed relative to BASE_DATE like everything else in the demo (identical rows on every
- * seed): on a later day, the analytics default range (the last 30 days) shows only the tail of it;
- * pick a range ending at 2026-11-01 to see the whole demo.
+ * seed); the first start and `npm run seed` move them all by whole days so the demo ends yesterday
+ * (./shift-dates.ts), and the analytics' default ranges show it.
  *
  * `addAdminOrderDemo` changes the generated rows in place (item statuses, financial statuses), so
  * it runs before they are written; it returns the new rows, written after the generated ones.

@@ -16,6 +16,7 @@ import { renderImages } from "./images.server";
 import { seedAccountOrderExtras } from "./account-orders";
 import { addAdminOrderDemo, seedAdminOrderExtras } from "./admin-orders";
 import { rebuildRecommendationAggregates } from "../../app/services/recommendations/aggregates.server";
+import { demoShiftDays, shiftDemoDates } from "./shift-dates";
 
 export interface SeedReport {
   created: boolean;
@@ -27,6 +28,12 @@ export interface SeedOptions {
   log?: { info: (o: object, msg?: string) => void };
   /** Given: a `products.index` catch-up is queued, so a worker computes the products' vectors. */
   queue?: import("../../app/jobs/queue.server").JobQueue;
+  /**
+   * Given (the embedded start: the store's today): every demo date is moved by whole days so the
+   * demo's last day is the day before this one (./shift-dates.ts). Without it the dates stay fixed
+   * around BASE_DATE.
+   */
+  today?: string;
 }
 
 /** Tables emptied before seeding (their dependants follow through CASCADE). */
@@ -160,6 +167,8 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await seedAdminOrderExtras(db, adminOrders);
   // Public clones everyone can try products on (./house-models.ts).
   await seedHouseModels(db, opts.uploadsDir);
+  // Before the aggregates: their recent-activity windows read the moved dates.
+  if (opts.today) await shiftDemoDates(db, await cascadeClosure(db), demoShiftDays(opts.today));
   // Recommendation aggregates (popularity, viewed/bought together) from the events just written,
   // by the same rules as the live updates (app/services/recommendations/aggregates.server.ts).
   const recommendations = await rebuildRecommendationAggregates(db, { now: new Date() });

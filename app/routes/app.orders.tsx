@@ -3,17 +3,27 @@
  * fulfilment badges, items), a search field (order name or number, customer, product, SKU, tracking),
  * status tabs as saved views, filter pills (payment status, vendor, date range) and cursor paging.
  * Reads through the same service and zod query schema as GET /api/orders/admin; orders.manage only.
+ *
+ * Bulk actions on the selected orders (at most MAX_BULK_ORDERS): "Mark items as…" moves, in each
+ * order, every item allowed to move (the service of POST /api/orders/admin/bulk/items-status) and the
+ * banner lists per order what moved and what was refused with the reason; "Print packing list"
+ * shows the HTML packing list (app.orders_.packing-list.tsx) in a new tab with the print dialog, or
+ * downloads the PDF.
  */
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, BlockStack, Box, Card, ChoiceList, Filters, IndexTable, InlineStack, Layout, Page, Pagination, Text, TextField } from "@shopify/polaris";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Box, Card, ChoiceList, Filters, IndexTable, InlineStack, Layout, Page, Pagination, Text, TextField, useIndexResourceState } from "@shopify/polaris";
+import { useEffect, useState } from "react";
 import { adminOrdersEndpoints, FINANCIAL_STATUSES } from "~/contract/admin-orders";
+import { adminOrdersBulkEndpoints, MAX_BULK_ORDERS, type BulkItemStatus, type BulkItemsStatusResult } from "~/contract/admin-orders-bulk";
 import { getAppContext } from "~/context.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { staffError } from "~/lib/staff-errors";
-import { issuesMessage, refusalOf } from "~/lib/admin-route.server";
+import { staffError, staffErrorMessage } from "~/lib/staff-errors";
+import { answerRefusals, issuesMessage, refusalOf } from "~/lib/admin-route.server";
+import { formOf } from "~/lib/body-limit.server";
 import { listAdminOrders } from "~/services/orders/admin-orders.server";
-import { StatusTabs, useListParams, useQueryParam } from "~/components/admin";
+import { bulkSetAdminItemStatus } from "~/services/orders/admin-orders-bulk.server";
+import { StatusTabs, useFetcherResult, useListParams, useQueryParam } from "~/components/admin";
 import { financialTone, fulfillmentTone, humanStatus, money, ORDER_TABS, tabFilters, type OrderTab } from "~/lib/admin-orders-view";
 
 /** The cursors of the pages before this one, newest last, so that "Previous" can go back without a backwards cursor. */
@@ -57,6 +67,95 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   };
 };
 
+/** One order's line in the bulk action's banner. */
+export type BulkLine = { id: string; name: string; tone: "success" | "warning" | "critical"; text: string };
+export type OrdersActionResult = { ok: true; message: string; lines: BulkLine[] } | { ok: false; error: string };
+
+const items = (n: number) => `${n} ${n === 1 ? "item" : "items"}`;
+const orders = (n: number) => `${n} ${n === 1 ? "order" : "orders"}`;
+
+/** What the banner says of each order: what moved, what was already there, what was refused and why. */
+function bulkLines(r: BulkItemsStatusResult): BulkLine[] {
+  return r.results.map((o) => {
+    const reasons = o.refused.map((i) => i.reason);
+    const refusedText = reasons.length ? ` Not moved: ${reasons.slice(0, 3).join("; ")}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ""}.` : "";
+    const already = o.already.length ? ` ${items(o.already.length)} already ${r.status}.` : "";
+    const name = o.name ?? o.order_id;
+    if (o.outcome === "moved") return { id: o.order_id, name, tone: reasons.length ? "warning" : "success", text: `${items(o.moved.length)} marked ${r.status}.${already}${refusedText}` };
+    if (o.outcome === "unchanged") return { id: o.order_id, name, tone: reasons.length ? "warning" : "success", text: `Nothing to mark:${already || " no items."}${refusedText}` };
+    return { id: o.order_id, name, tone: "critical", text: `Refused: ${(o.error?.message ?? "nothing could move").replace(/\.$/, "")}.${refusedText}` };
+  });
+}
+
+export const action = async ({ request }: ActionFunctionArgs): Promise<OrdersActionResult> => {
+  const { user } = await requireAdmin(request, "orders.manage");
+  const ctx = getAppContext();
+  const form = await formOf(request);
+  return answerRefusals<OrdersActionResult>(async () => {
+    if (form.get("intent") !== "bulk-status") return { ok: false, error: "Unknown action" };
+    const parsed = adminOrdersBulkEndpoints.ordersAdminBulkItemsStatus.body.safeParse({ orderIds: form.getAll("ids").filter((v) => typeof v === "string"), status: form.get("status") });
+    if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => i.message).join("; ") };
+    const r = await bulkSetAdminItemStatus(ctx, user, parsed.data);
+    const parts = [r.moved ? `${orders(r.moved)} updated` : null, r.unchanged ? `${orders(r.unchanged)} unchanged` : null, r.refused ? `${orders(r.refused)} refused` : null].filter(Boolean);
+    return { ok: true, message: `Mark items as ${r.status}: ${parts.join(", ")}.`, lines: bulkLines(r) };
+  });
+};
+
+type PackingFormat = "html" | "pdf";
+const PACKING_LIST_PATH = "/app/orders/packing-list";
+
+/**
+ * Fetches the packing list (inside the Shopify admin, App Bridge adds the session token to fetch;
+ * a plain link would open without it) and saves the PDF, or shows the HTML in `win` — a tab opened
+ * on the click, before the fetch, so that no popup blocker stops it — and opens the print dialog.
+ * Without a tab (blocked), it prints from a hidden frame. Answers the error to show, or null.
+ */
+async function packingList(ids: string[], format: PackingFormat, win: Window | null): Promise<string | null> {
+  const res = await fetch(`${PACKING_LIST_PATH}?ids=${ids.map(encodeURIComponent).join(",")}&format=${format}`);
+  if (!res.ok) return staffErrorMessage(await res.text().catch(() => "")) ?? `The packing list could not be made (HTTP ${res.status})`;
+  // A signed-out session is sent to the login page: that is no packing list.
+  if (res.redirected && new URL(res.url).pathname !== PACKING_LIST_PATH) return "Your session has ended: sign in again to print";
+  if (format === "pdf") {
+    if (!(res.headers.get("content-disposition") ?? "").startsWith("attachment")) return "Your session has ended: sign in again to download";
+    const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "packing-list.pdf";
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return null;
+  }
+  const html = await res.text();
+  if (win && !win.closed) {
+    win.document.open();
+    win.document.write(html);
+    // Printed once its images loaded (the load event comes after close()).
+    win.addEventListener("load", () => win.print(), { once: true });
+    win.document.close();
+    win.focus();
+    return null;
+  }
+  const frame = document.createElement("iframe");
+  frame.title = "Packing list";
+  frame.style.cssText = "position:fixed;right:0;bottom:0;width:0;height:0;border:0";
+  frame.onload = () => {
+    frame.contentWindow?.focus();
+    frame.contentWindow?.print();
+    setTimeout(() => frame.remove(), 1000);
+  };
+  frame.srcdoc = html;
+  document.body.appendChild(frame);
+  return null;
+}
+
+const MARK_AS: { status: BulkItemStatus; label: string }[] = [
+  { status: "fulfilled", label: "Fulfilled" },
+  { status: "shipped", label: "Shipped" },
+  { status: "delivered", label: "Delivered" },
+  { status: "returned", label: "Returned to sender" },
+];
+
 export default function OrdersPage() {
   const data = useLoaderData<typeof loader>();
   const navigation = useNavigation();
@@ -75,6 +174,51 @@ export default function OrdersPage() {
   ];
   const filtered = Boolean(data.filters.q || applied.length || data.filters.view !== "all");
 
+  const bulk = useFetcher<typeof action>();
+  const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } = useIndexResourceState(data.orders);
+  const selectedIds = allResourcesSelected ? data.orders.map((o) => o.id) : selectedResources;
+  const [result, setResult] = useState<OrdersActionResult | null>(null);
+  const [printing, setPrinting] = useState<PackingFormat | null>(null);
+  useFetcherResult(bulk, (r) => {
+    setResult(r);
+    if (r.ok) clearSelection();
+  });
+  // Another page, tab or search: the selection was of the rows that were shown.
+  const shown = data.orders.map((o) => o.id).join(" ");
+  useEffect(() => clearSelection(), [shown, clearSelection]);
+  const tooMany = selectedIds.length > MAX_BULK_ORDERS;
+  const limitError = `At most ${MAX_BULK_ORDERS} orders per bulk action: ${selectedIds.length} are selected.`;
+  const busy = bulk.state !== "idle" || printing !== null;
+  const markAs = (status: BulkItemStatus) => {
+    if (tooMany) return setResult({ ok: false, error: limitError });
+    const fd = new FormData();
+    fd.set("intent", "bulk-status");
+    fd.set("status", status);
+    for (const id of selectedIds) fd.append("ids", id);
+    bulk.submit(fd, { method: "post" });
+  };
+  const print = async (format: PackingFormat) => {
+    if (tooMany) return setResult({ ok: false, error: limitError });
+    setPrinting(format);
+    // Opened on the click itself: a tab opened after the fetch would count as a popup.
+    const win = format === "html" ? window.open("", "_blank") : null;
+    win?.document.write('<p style="font-family:sans-serif;padding:24px">Preparing the packing list…</p>');
+    const error = await packingList(selectedIds, format, win).catch(() => "The packing list could not be fetched: check the connection and try again");
+    if (error) win?.close();
+    setPrinting(null);
+    setResult(error ? { ok: false, error } : null);
+  };
+  const promotedBulkActions = [
+    { title: "Mark items as…", actions: MARK_AS.map((m) => ({ content: m.label, disabled: busy, onAction: () => markAs(m.status) })) },
+    {
+      title: "Print packing list",
+      actions: [
+        { content: "Print (HTML page)", disabled: busy, onAction: () => void print("html") },
+        { content: "Download PDF", disabled: busy, onAction: () => void print("pdf") },
+      ],
+    },
+  ];
+
   return (
     <Page
       title="Orders"
@@ -82,6 +226,30 @@ export default function OrdersPage() {
       secondaryActions={[{ content: "Analytics", url: "/app/orders/analytics" }]}
     >
       <Layout>
+        {result ? (
+          <Layout.Section>
+            {result.ok ? (
+              <Banner tone={result.lines.some((l) => l.tone !== "success") ? "warning" : "success"} title={result.message} onDismiss={() => setResult(null)}>
+                <BlockStack gap="100">
+                  {result.lines.map((l) => (
+                    <Text as="p" key={l.id} tone={l.tone === "critical" ? "critical" : undefined}>
+                      <span data-testid="bulk-line">
+                        <Text as="span" fontWeight="semibold">
+                          {l.name}
+                        </Text>
+                        : {l.text}
+                      </span>
+                    </Text>
+                  ))}
+                </BlockStack>
+              </Banner>
+            ) : (
+              <Banner tone="critical" onDismiss={() => setResult(null)}>
+                <span data-testid="bulk-error">{result.error}</span>
+              </Banner>
+            )}
+          </Layout.Section>
+        ) : null}
         <Layout.Section>
           <Card padding="0">
             <StatusTabs tabs={ORDER_TABS} selected={data.filters.view} idPrefix="orders-tab-" accessibilityLabel={(t) => t.label} onSelect={(id) => setFilter("view", id === "all" ? "" : id)} />
@@ -130,7 +298,10 @@ export default function OrdersPage() {
             <IndexTable
               resourceName={{ singular: "order", plural: "orders" }}
               itemCount={data.orders.length}
-              selectable={false}
+              selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
+              onSelectionChange={handleSelectionChange}
+              promotedBulkActions={promotedBulkActions}
+              loading={busy}
               headings={[{ title: "Order" }, { title: "Date" }, { title: "Customer" }, { title: "Total", alignment: "end" }, { title: "Payment" }, { title: "Fulfilment" }, { title: "Items", alignment: "end" }]}
               emptyState={
                 <Box padding="400">
@@ -141,9 +312,9 @@ export default function OrdersPage() {
               }
             >
               {data.orders.map((o, i) => (
-                <IndexTable.Row id={o.id} key={o.id} position={i}>
+                <IndexTable.Row id={o.id} key={o.id} position={i} selected={selectedResources.includes(o.id)}>
                   <IndexTable.Cell>
-                    <Link to={`/app/orders/${encodeURIComponent(o.id)}`} data-testid="order-link">
+                    <Link to={`/app/orders/${encodeURIComponent(o.id)}`} data-testid="order-link" data-primary-link onClick={(e) => e.stopPropagation()}>
                       <Text as="span" fontWeight="semibold">
                         {o.name}
                       </Text>

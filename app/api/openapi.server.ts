@@ -6,6 +6,7 @@ import { z } from "zod";
 import { endpoints } from "~/contract";
 import type { Access, EndpointDef } from "~/contract/endpoint";
 import { ErrorBody } from "~/contract/endpoint";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENT_REPLAYED_HEADER } from "./idempotency.server";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -41,6 +42,18 @@ function accessNote(a: Access): string {
   }
 }
 
+/** The optional header of every write (app/api/idempotency.server.ts). */
+const idempotencyKeyParameter = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: "header",
+  required: false,
+  description:
+    `Makes a retry safe: 1–255 visible ASCII characters, unique per request (a UUID). The first answer below 500 is kept for ${IDEMPOTENCY_KEY_TTL_MS / 3_600_000} hours per caller ` +
+    `and a retry with the same key and request gets it again with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, without running again. ` +
+    "The same key with another method, path, query or body: 422; while its first request still runs: 409; a malformed key, or a key from a caller who is not signed in: 400; a 5xx keeps nothing.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" },
+};
+
 export function buildOpenApiDocument(serverUrl = "/api") {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [name, def] of Object.entries(endpoints) as [string, EndpointDef][]) {
@@ -53,6 +66,7 @@ export function buildOpenApiDocument(serverUrl = "/api") {
       const { props, required } = objectProperties(def.query);
       for (const [n, s] of Object.entries(props)) parameters.push({ name: n, in: "query", required: required.includes(n), schema: s });
     }
+    if (def.method !== "GET") parameters.push(idempotencyKeyParameter);
     const status = String(def.status ?? 200);
     const op: Record<string, unknown> = {
       operationId: name,

@@ -9,12 +9,14 @@
  * behalf, a decline — and each moves once (parallel cancel, approve, status, confirm and refund are
  * in admin-orders.test.ts and admin-returns.test.ts).
  */
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@prisma/client";
 import { handlers } from "../../app/api/index.server";
 import { createApiHandler, type AllHandlers } from "../../app/api/router.server";
 import {
   deleteExpiredIdempotencyKeys,
+  idempotencyCallerOf,
   IDEMPOTENCY_KEY_TTL_MS,
   IDEMPOTENCY_STALE_CLAIM_MS,
   IdempotencyMessages,
@@ -253,6 +255,22 @@ describe("the header itself", () => {
     expect((await app.api("POST", "/collections", { token: admin.token, body: collection(), headers: { "Idempotency-Key": "k".repeat(255) } })).status).toBe(201);
   });
 
+  it("any header value a client can send is either a key or a 400 naming the header, never a 5xx", async () => {
+    // Header values are byte strings (Latin-1); control characters other than tab are not sendable.
+    const byteString = fc.string({ unit: fc.integer({ min: 0x09, max: 0xff }).filter((c) => c === 0x09 || c >= 0x20).map((c) => String.fromCharCode(c)), maxLength: 300 });
+    await fc.assert(
+      fc.asyncProperty(byteString, async (value) => {
+        const res = await app.api("PATCH", "/users/me", { token: ann.token, body: {}, headers: { "Idempotency-Key": value } });
+        const trimmed = value.trim();
+        const valid = /^[\x21-\x7e]{1,255}$/.test(trimmed);
+        expect(res.status, JSON.stringify(value)).toBeLessThan(500);
+        if (!valid) expect(res.body.error.message, JSON.stringify(value)).toBe(IdempotencyMessages.INVALID_KEY);
+        else expect(res.status === 400 && res.body.error.message === IdempotencyMessages.INVALID_KEY).toBe(false);
+      }),
+      { numRuns: 40, seed: 20_261_127 },
+    );
+  });
+
   it("is ignored on GET (a malformed one too), and nothing is kept", async () => {
     const rows = await app.database.db.idempotencyKey.count();
     const res = await app.api("GET", "/collections", { token: admin.token, headers: { "Idempotency-Key": "" } });
@@ -321,6 +339,27 @@ describe("callers and expiry", () => {
     expect(await deleteExpiredIdempotencyKeys(app.database.db)).toBeGreaterThanOrEqual(1);
     expect(await app.database.db.idempotencyKey.count({ where: { key: old } })).toBe(0);
     expect(await app.database.db.idempotencyKey.count({ where: { key: k } })).toBe(1);
+  });
+});
+
+describe("documentation and callers", () => {
+  it("the OpenAPI document lists the optional header on every write and on no read", async () => {
+    const doc = (await app.api("GET", "/openapi.json")).body;
+    const headerOf = (op: { parameters: { name: string; in: string; required?: boolean }[] }) => op.parameters.find((p) => p.in === "header" && p.name === "Idempotency-Key");
+    expect(headerOf(doc.paths["/collections"].post)).toMatchObject({ required: false, schema: { maxLength: 255 } });
+    expect(headerOf(doc.paths["/orders/admin/{id}/fulfillments"].post)).toBeTruthy();
+    expect(headerOf(doc.paths["/collections"].get)).toBeUndefined();
+    for (const ops of Object.values(doc.paths as Record<string, Record<string, { parameters: { name: string; in: string }[] }>>)) {
+      for (const [method, op] of Object.entries(ops)) expect(Boolean(headerOf(op)), `${method} ${op}`).toBe(method !== "get");
+    }
+  });
+
+  it("keeps a data-service key's keys under that key, a user's under the user, and refuses nobody's", () => {
+    const none = { user: null, token: null, via: null } as const;
+    expect(idempotencyCallerOf({ kind: "apiKey" }, { ...none, via: "apiKey", apiKey: { id: "k1", name: "ETL", source: "database" } })).toBe("apikey:k1");
+    expect(idempotencyCallerOf({ kind: "apiKey" }, { ...none, via: "apiKey", apiKey: { id: null, name: "DATA_SERVICE_API_KEY", source: "config" } })).toBe("apikey:config");
+    expect(idempotencyCallerOf({ kind: "user" }, { ...none, user: { id: "u1" } as never })).toBe("user:u1");
+    expect(() => idempotencyCallerOf({ kind: "public" }, none)).toThrow(IdempotencyMessages.ANONYMOUS);
   });
 });
 

@@ -52,7 +52,7 @@ export interface WebhookOrder {
   line_items?: WebhookOrderLine[];
   /** Shopify's comma-separated tags. */
   tags?: string | null;
-  fulfillments?: { id?: number | string | null; admin_graphql_api_id?: string; tracking_number?: string | null; tracking_url?: string | null; tracking_company?: string | null; shipment_status?: string | null; line_items?: { id: number | string }[] }[];
+  fulfillments?: { id?: number | string | null; admin_graphql_api_id?: string; tracking_number?: string | null; tracking_url?: string | null; tracking_company?: string | null; shipment_status?: string | null; line_items?: { id: number | string; quantity?: number }[] }[];
 }
 
 const gid = (type: string, id: number | string | null | undefined, given?: string) => (given ? given : id === null || id === undefined || id === "" ? null : String(id).startsWith("gid://") ? String(id) : `gid://shopify/${type}/${id}`);
@@ -142,7 +142,8 @@ export async function upsertOrderFromWebhookIn(tx: Prisma.TransactionClient, o: 
     const variantId = gid("ProductVariant", l.variant_id);
     const current = existing?.items.find((i) => i.id === itemId);
     const t = tracking.get(String(l.id));
-    let itemStatus: OrderItemStatus = status === "cancelled" ? "cancelled" : l.fulfillment_status === "fulfilled" ? "fulfilled" : "unfulfilled";
+    // "partial": some units left (their count is in the fulfilments' records below, ~/lib/order-quantities).
+    let itemStatus: OrderItemStatus = status === "cancelled" ? "cancelled" : l.fulfillment_status === "fulfilled" || l.fulfillment_status === "partial" ? "fulfilled" : "unfulfilled";
     if (status !== "cancelled" && t?.shipment && RANK[t.shipment] > RANK[itemStatus]) itemStatus = t.shipment;
     if (current && LATER.includes(current.status) && status !== "cancelled" && RANK[current.status] > RANK[itemStatus]) itemStatus = current.status;
     const row = {
@@ -165,6 +166,23 @@ export async function upsertOrderFromWebhookIn(tx: Prisma.TransactionClient, o: 
       image_url: (variantId ? variants.get(variantId)?.image_url : null) ?? (productId ? products.get(productId)?.featuredImageUrl : null) ?? current?.image_url ?? null,
     };
     await tx.orderItem.upsert({ where: { id: itemId }, create: { id: itemId, ...row }, update: row });
+  }
+
+  // The units of each line every fulfilment sent (a line may leave in several parcels).
+  for (const f of o.fulfillments ?? []) {
+    const fid = gid("Fulfillment", f.id, f.admin_graphql_api_id);
+    if (!fid) continue;
+    for (const li of f.line_items ?? []) {
+      const line = lines.find((l) => String(l.id) === String(li.id));
+      if (!line || !li.quantity) continue;
+      const itemId = gid("LineItem", line.id, line.admin_graphql_api_id)!;
+      const rec = { quantity: li.quantity, tracking_number: f.tracking_number ?? null, tracking_company: f.tracking_company ?? null, tracking_url: f.tracking_url ?? null };
+      await tx.orderItemFulfillment.upsert({
+        where: { fulfillment_id_order_item_id: { fulfillment_id: fid, order_item_id: itemId } },
+        create: { fulfillment_id: fid, order_item_id: itemId, ...rec },
+        update: rec,
+      });
+    }
   }
 
   // Purchase events: once per order, and none for a cancelled order.

@@ -682,15 +682,16 @@ export function createLocalCommerce(db: Db, log?: Logger): CommercePort {
       const f = parseFulfillmentGid(fulfillmentId);
       if (!f) throw new CommerceError(`Fulfilment ${fulfillmentId} not found`, [{ field: ["fulfillmentId"], message: "Fulfillment does not exist" }], 404);
       const url = trackingUrl(opts.trackingCompany, opts.trackingNumber);
-      await db.orderItemFulfillment.updateMany({
+      const parcels = await db.orderItemFulfillment.updateMany({
         where: { fulfillment_id: fulfillmentId },
         data: { tracking_number: opts.trackingNumber, tracking_company: opts.trackingCompany ?? undefined, tracking_url: url },
       });
+      // An item row shows its latest parcel: it follows this one only when this one is its latest.
       const r = await db.orderItem.updateMany({
-        where: { order_id: f.o, id: { in: f.i } },
+        where: { order_id: f.o, id: { in: f.i }, OR: [{ fulfillment_id: fulfillmentId }, { fulfillment_id: null }] },
         data: { tracking_number: opts.trackingNumber, provider: opts.trackingCompany ?? undefined, tracking_url: url },
       });
-      if (r.count === 0) throw new CommerceError(`Fulfilment ${fulfillmentId} not found`, [{ field: ["fulfillmentId"], message: "Fulfillment does not exist" }], 404);
+      if (r.count === 0 && parcels.count === 0) throw new CommerceError(`Fulfilment ${fulfillmentId} not found`, [{ field: ["fulfillmentId"], message: "Fulfillment does not exist" }], 404);
     },
 
     async updateOrder(id, patch) {

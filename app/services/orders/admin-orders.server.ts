@@ -106,7 +106,11 @@ const cancelRule = (o: DetailRow) =>
 function fulfilmentsOf(o: DetailRow) {
   type Group = { id: string | null; tracking_company: string | null; tracking_number: string | null; tracking_url: string | null; item_ids: string[]; lines: { item_id: string; quantity: number }[] };
   const groups = new Map<string, Group>();
-  const records = o.items.flatMap((i) => i.fulfillments).sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
+  // Parcels oldest first; within one, the lines in the order's order.
+  const position = new Map(o.items.map((i, n) => [i.id, n]));
+  const records = o.items
+    .flatMap((i) => i.fulfillments)
+    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.fulfillment_id < b.fulfillment_id ? -1 : a.fulfillment_id > b.fulfillment_id ? 1 : 0) || (position.get(a.order_item_id) ?? 0) - (position.get(b.order_item_id) ?? 0));
   for (const f of records) {
     const g = groups.get(`f:${f.fulfillment_id}`) ?? { id: f.fulfillment_id, tracking_company: f.tracking_company, tracking_number: f.tracking_number, tracking_url: f.tracking_url, item_ids: [], lines: [] };
     g.item_ids.push(f.order_item_id);

@@ -44,6 +44,9 @@ function Items({ order }: { order: Order }) {
                 </Badge>
               )}
             </p>
+            {i.fulfilled_quantity > 0 && i.fulfilled_quantity < i.quantity && i.status !== "cancelled" && i.status !== "returned" && (
+              <p className="order-item__sent" data-testid="order-item-sent">{`${i.fulfilled_quantity} of ${i.quantity} sent · the rest will follow`}</p>
+            )}
             {i.tracking && (
               <p className="order-item__tracking" data-testid="order-item-tracking">
                 {i.tracking.provider ? `${i.tracking.provider} · ` : ""}

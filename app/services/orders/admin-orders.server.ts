@@ -11,7 +11,6 @@
  * and treating "the store refused because it is already done" as the idempotent answer.
  */
 import type { OrderItemStatus, Prisma, User } from "@prisma/client";
-import { Prisma as P } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
 import { conflictError, DomainError, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
@@ -19,12 +18,16 @@ import { CommerceError, type OrderUpdateInput } from "~/providers/commerce/port"
 import { ITEM_STATUS_TRANSITIONS, type OrderItemStatusValue } from "~/contract/admin-orders";
 import type { ReturnReasonValue } from "~/contract/account-orders";
 import { applyOrderPurchases } from "../recommendations/aggregates.server";
-import { cancelClaimActive, cancelEligibility, orderStage } from "../account-orders-rules";
+import { cancelClaimActive, cancelEligibility } from "../account-orders-rules";
 import { initiateReturnOnOrder, toOrderGid } from "../account-orders.server";
 import { queueEmail } from "../email.server";
 import { listOrderEvents, recordOrderEvent, userActor, type OrderEventActor } from "./order-events.server";
 import { orderCancelledEmail, shippingConfirmationEmail } from "./order-emails";
+import { addressObject, customerOf, toSummary } from "./admin-order-search.server";
 import { sentQuantity, unsentQuantity } from "~/lib/order-quantities";
+
+// The list and its search plan live in admin-order-search.server.ts.
+export { listAdminOrders, type AdminOrderQuery } from "./admin-order-search.server";
 
 export const ORDER_NOT_FOUND = "Order not found";
 type Ctx = Pick<AppContext, "db" | "commerce" | "log" | "queue">;
@@ -49,46 +52,8 @@ const detailInclude = {
 } satisfies Prisma.OrderInclude;
 type DetailRow = Prisma.OrderGetPayload<{ include: typeof detailInclude }>;
 
-const summaryInclude = {
-  items: { select: { status: true, quantity: true, fulfillments: { select: { quantity: true } } } },
-  user: {
-    select: { id: true, email: true, first_name: true, last_name: true },
-  },
-} satisfies Prisma.OrderInclude;
-type SummaryRow = Prisma.OrderGetPayload<{ include: typeof summaryInclude }>;
-
 const money = (v: Prisma.Decimal | null | undefined, currencyCode: string) => (v === null || v === undefined ? null : { amount: v.toFixed(2), currencyCode });
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v : null);
-const addressObject = (v: Prisma.JsonValue | null): Record<string, unknown> | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
-
-function customerOf(o: SummaryRow | DetailRow) {
-  const a = addressObject(o.shipping_address);
-  const fromUser = o.user ? [o.user.first_name, o.user.last_name].filter((x) => x && x.trim()).join(" ") : "";
-  const fromAddress = a ? [str(a.first_name), str(a.last_name)].filter(Boolean).join(" ") || str(a.name) || "" : "";
-  return {
-    user_id: o.user_id,
-    email: o.email ?? o.user?.email ?? null,
-    name: fromUser || fromAddress || null,
-  };
-}
-
-function toSummary(o: SummaryRow | DetailRow) {
-  return {
-    id: o.id,
-    name: o.name,
-    order_number: o.order_number,
-    status: o.status,
-    stage: orderStage(o),
-    financial_status: o.financial_status,
-    fulfillment_status: o.fulfillment_status,
-    created_at: o.created_at,
-    cancelled_at: o.cancelled_at,
-    total: { amount: o.total_price.toFixed(2), currencyCode: o.currencyCode },
-    customer: customerOf(o),
-    item_count: o.items.reduce((n, i) => n + i.quantity, 0),
-    tags: o.tags ?? [],
-  };
-}
 
 const liveRequests = (o: DetailRow) => o.return_requests.filter((r) => r.status === "REQUESTED" || r.status === "OPEN").length;
 const cancelRule = (o: DetailRow) =>
@@ -241,227 +206,6 @@ async function loadDetailRow(db: Db | Tx, rawId: string): Promise<DetailRow> {
 
 export async function getAdminOrder(db: Db, rawId: string) {
   return toDetail(db, await loadDetailRow(db, rawId));
-}
-
-// ---------------------------------------------------------------------------------------------
-// List: search, filters, sort, keyset cursor
-
-type SortKey = "created_at_desc" | "created_at_asc" | "total_desc" | "total_asc" | "name_desc" | "name_asc";
-const SORT_FIELD = {
-  created_at: "created_at",
-  total: "total_price",
-  name: "name",
-} as const;
-
-export type AdminOrderQuery = {
-  q?: string;
-  financialStatus?: string;
-  fulfillmentStatus?: string;
-  itemStatus?: OrderItemStatusValue;
-  status?: "open" | "cancelled" | "closed";
-  vendorId?: string;
-  storeId?: string;
-  from?: Date;
-  to?: Date;
-  sort?: SortKey;
-  cursor?: string;
-  limit?: number;
-};
-
-function parseSort(sort: SortKey) {
-  const dir = sort.endsWith("_asc") ? ("asc" as const) : ("desc" as const);
-  const key = sort.replace(/_(asc|desc)$/, "") as keyof typeof SORT_FIELD;
-  return { field: SORT_FIELD[key], dir };
-}
-
-function encodeCursor(sort: SortKey, value: string, id: string) {
-  return Buffer.from(JSON.stringify([sort, value, id])).toString("base64url");
-}
-function decodeCursor(sort: SortKey, cursor: string | undefined): { value: string; id: string } | null {
-  if (!cursor) return null;
-  try {
-    const v = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown;
-    if (Array.isArray(v) && v.length === 3 && v[0] === sort && typeof v[1] === "string" && typeof v[2] === "string") return { value: v[1], id: v[2] };
-  } catch {
-    /* fall through */
-  }
-  throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
-}
-
-/**
- * Above this many text matches a search is "broad" (a common title word, a frequent SKU prefix):
- * the orders are then walked in the page's order (newest first by default) with the search and the
- * filters as conditions, stopping at a page + 1 — collecting and sorting thousands of matches is
- * what made a broad search slow. Below it (an order number, an email, a tracking number, a rare
- * title) the matching orders are found through the indexes first (trigram on email, item title and
- * SKU, customers' names; name and tracking number btree), so a search that finds few or nothing
- * never walks every order. ~150 is where the two cost about the same on 100k orders
- * (scripts/bench/orders.ts uses the same threshold in its SQL stand-in).
- */
-const BROAD_MATCHES = 150;
-
-const likeOf = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-
-async function searchCandidates(db: Db, raw: string): Promise<string[] | null> {
-  const q = raw.trim();
-  const like = likeOf(q);
-  const number = /^#?(\d{1,9})$/.exec(q)?.[1];
-  const words = q.split(/\s+/).filter(Boolean);
-  if (/^#\d{1,9}$/.test(q)) {
-    // "#1234" is an order name: nothing else has that shape, and the unique index answers it.
-    return (await db.order.findMany({ where: { name: q }, select: { id: true } })).map((o) => o.id);
-  }
-  if (/^[^\s@]+@[^\s@]+$/.test(q)) {
-    // A whole email address: the customer's orders (nothing else holds an "@").
-    const rows = await db.$queryRaw<{ id: string }[]>`SELECT id FROM orders WHERE email ILIKE ${like} LIMIT ${BROAD_MATCHES + 1}`;
-    return rows.length > BROAD_MATCHES ? null : rows.map((r) => r.id);
-  }
-  const parts: Prisma.Sql[] = [
-    P.sql`SELECT id FROM orders WHERE email ILIKE ${like}`,
-    P.sql`SELECT order_id AS id FROM order_items WHERE title ILIKE ${like} OR sku ILIKE ${like}`,
-    P.sql`SELECT order_id AS id FROM order_items WHERE tracking_number = ${q}`,
-  ];
-  if (number) parts.push(P.sql`SELECT id FROM orders WHERE name = ${`#${number}`}`);
-  if (words.length >= 2) {
-    parts.push(
-      P.sql`SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id WHERE u.first_name ILIKE ${likeOf(words[0])} AND u.last_name ILIKE ${likeOf(words.slice(1).join(" "))}`,
-    );
-  } else {
-    parts.push(P.sql`SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id WHERE u.first_name ILIKE ${like} OR u.last_name ILIKE ${like}`);
-  }
-  // UNION ALL streams, so the LIMIT stops a broad search early (UNION would collect every match first).
-  const rows = await db.$queryRaw<{ id: string }[]>`SELECT id FROM (${P.join(parts, " UNION ALL ")}) s LIMIT ${BROAD_MATCHES + 1}`;
-  return rows.length > BROAD_MATCHES ? null : [...new Set(rows.map((r) => r.id))];
-}
-
-/** The search as a condition on one order `o` (what the broad walk tests on each order it reads). */
-function searchSql(raw: string): Prisma.Sql {
-  const q = raw.trim();
-  const like = likeOf(q);
-  const or: Prisma.Sql[] = [
-    P.sql`o.name ILIKE ${like}`,
-    P.sql`o.email ILIKE ${like}`,
-    P.sql`EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND (i.title ILIKE ${like} OR i.sku ILIKE ${like} OR i.tracking_number = ${q}))`,
-  ];
-  const number = /^#?(\d{1,9})$/.exec(q)?.[1];
-  if (number) or.push(P.sql`o.order_number = ${Number(number)}`, P.sql`o.name = ${`#${number}`}`);
-  const words = q.split(/\s+/).filter(Boolean);
-  if (words.length >= 2) {
-    or.push(
-      P.sql`o.user_id IN (SELECT u.id FROM users u WHERE u.first_name ILIKE ${likeOf(words[0])} AND u.last_name ILIKE ${likeOf(words.slice(1).join(" "))})`,
-    );
-  } else {
-    or.push(P.sql`o.user_id IN (SELECT u.id FROM users u WHERE u.first_name ILIKE ${like} OR u.last_name ILIKE ${like})`);
-  }
-  // The customers' names as IN (uncorrelated): PostgreSQL finds the matching accounts once (trigram
-  // indexes) and tests each order against a hash of them, where EXISTS would look each order's
-  // customer up again.
-  return P.sql`(${P.join(or, " OR ")})`;
-}
-
-type SortField = (typeof SORT_FIELD)[keyof typeof SORT_FIELD];
-type CursorValue = Date | P.Decimal | string;
-
-/**
- * A broad search: the ids of one page (+1) walking the orders in the page's order, with the search,
- * the filters and the cursor as conditions — the same rows, order and keyset as the Prisma list.
- * Identifiers come from the SORT_FIELD whitelist; every value is a bound parameter.
- */
-async function broadSearchPage(db: Db, query: AdminOrderQuery, field: SortField, dir: "asc" | "desc", after: { value: CursorValue; id: string } | null, take: number) {
-  const where: Prisma.Sql[] = [searchSql(query.q ?? "")];
-  if (query.financialStatus) where.push(P.sql`o.financial_status = ${query.financialStatus}`);
-  if (query.fulfillmentStatus) where.push(P.sql`o.fulfillment_status = ${query.fulfillmentStatus}`);
-  if (query.status) where.push(P.sql`o.status = ${query.status}::"OrderStatus"`);
-  if (query.itemStatus) where.push(P.sql`EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND i.status = ${query.itemStatus}::"OrderItemStatus")`);
-  if (query.vendorId) where.push(P.sql`EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND i.vendor_id = ${query.vendorId})`);
-  if (query.storeId)
-    where.push(P.sql`EXISTS (SELECT 1 FROM order_items i JOIN products p ON p.id = i.product_id WHERE i.order_id = o.id AND p.store_id = ${query.storeId})`);
-  // Timestamps are stored as UTC without a zone: an ISO string cast to timestamp compares alike.
-  if (query.from) where.push(P.sql`o.created_at >= ${query.from.toISOString()}::timestamp`);
-  if (query.to) where.push(P.sql`o.created_at <= ${query.to.toISOString()}::timestamp`);
-  const column = P.raw(`o.${field}`);
-  if (after) {
-    const v = after.value;
-    const value = v instanceof Date ? P.sql`${v.toISOString()}::timestamp` : v instanceof P.Decimal ? P.sql`${v.toString()}::numeric` : P.sql`${v}`;
-    // Row comparison: (value, id) strictly after the cursor in the page's direction.
-    where.push(dir === "desc" ? P.sql`(${column}, o.id) < (${value}, ${after.id})` : P.sql`(${column}, o.id) > (${value}, ${after.id})`);
-  }
-  const order = P.raw(`o.${field} ${dir === "desc" ? "DESC" : "ASC"}, o.id ${dir === "desc" ? "DESC" : "ASC"}`);
-  const rows = await db.$queryRaw<{ id: string }[]>`SELECT o.id FROM orders o WHERE ${P.join(where, " AND ")} ORDER BY ${order} LIMIT ${take}`;
-  return rows.map((r) => r.id);
-}
-
-export async function listAdminOrders(db: Db, query: AdminOrderQuery) {
-  const sort = query.sort ?? "created_at_desc";
-  const limit = Math.max(1, Math.min(100, query.limit ?? 25));
-  const { field, dir } = parseSort(sort);
-  const cursor = decodeCursor(sort, query.cursor);
-  let after: { value: CursorValue; id: string } | null = null;
-  if (cursor) {
-    let value: CursorValue;
-    if (field === "created_at") {
-      value = new Date(cursor.value);
-      if (Number.isNaN(value.getTime())) throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
-    } else if (field === "total_price") {
-      try {
-        value = new P.Decimal(cursor.value);
-      } catch {
-        throw invalid("cursor is invalid: pass the nextCursor of the previous page with the same sort");
-      }
-    } else value = cursor.value;
-    after = { value, id: cursor.id };
-  }
-  const lastValue = (o: SummaryRow) => (field === "created_at" ? o.created_at.toISOString() : field === "total_price" ? o.total_price.toString() : o.name);
-  const answer = (rows: SummaryRow[]) => {
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(toSummary),
-      nextCursor: rows.length > limit && last ? encodeCursor(sort, lastValue(last), last.id) : null,
-    };
-  };
-
-  const and: Prisma.OrderWhereInput[] = [];
-  if (query.q?.trim()) {
-    const ids = await searchCandidates(db, query.q);
-    if (!ids) {
-      // A broad search: one page of ids walked in SQL, then their summaries.
-      const pageIds = await broadSearchPage(db, query, field, dir, after, limit + 1);
-      const found = await db.order.findMany({ where: { id: { in: pageIds } }, include: summaryInclude });
-      const byId = new Map(found.map((o) => [o.id, o]));
-      return answer(pageIds.map((id) => byId.get(id)).filter((o): o is SummaryRow => !!o));
-    }
-    and.push({ id: { in: ids } });
-  }
-  if (query.financialStatus) and.push({ financial_status: query.financialStatus });
-  if (query.fulfillmentStatus) and.push({ fulfillment_status: query.fulfillmentStatus });
-  if (query.status) and.push({ status: query.status });
-  if (query.itemStatus) and.push({ items: { some: { status: query.itemStatus } } });
-  if (query.vendorId) and.push({ items: { some: { vendor_id: query.vendorId } } });
-  if (query.storeId) {
-    const products = await db.product.findMany({
-      where: { store_id: query.storeId },
-      select: { id: true },
-    });
-    and.push({
-      items: { some: { product_id: { in: products.map((p) => p.id) } } },
-    });
-  }
-  if (query.from) and.push({ created_at: { gte: query.from } });
-  if (query.to) and.push({ created_at: { lte: query.to } });
-  if (after) {
-    const cmp = dir === "desc" ? "lt" : "gt";
-    and.push({
-      OR: [{ [field]: { [cmp]: after.value } }, { [field]: after.value, id: { [cmp]: after.id } }],
-    });
-  }
-  const rows = await db.order.findMany({
-    where: { AND: and },
-    include: summaryInclude,
-    orderBy: [{ [field]: dir }, { id: dir }],
-    take: limit + 1,
-  });
-  return answer(rows);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,16 +1,18 @@
 /**
  * Bulk actions of the admin orders list (issue 16): POST /api/orders/admin/bulk/items-status and the
  * list page's "bulk-status" action (app/routes/app.orders.tsx) — a mix of orders whose items move,
- * partly move, cannot move (with the reason) and do not exist, answered per order with none stopping
- * the others; a retry moves nothing twice; a double submit moves once and reports it once; the limit
- * of 50 orders; refused for a caller without orders.manage (nothing changes).
+ * partly move, cannot move (with the reason), that the store refuses and that do not exist, answered
+ * per order with none stopping the others; a retry moves nothing twice; two admins' double submit
+ * moves once and is reported once; the limit of 50 orders; refused for a caller without
+ * orders.manage (nothing changes).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma, type OrderItemStatus, type OrderStatus } from "@prisma/client";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
 import { MAX_BULK_ORDERS } from "../../app/contract/admin-orders-bulk";
-import { createTestApp, type TestApp } from "../helpers/app";
+import { CommerceError } from "../../app/providers/commerce/port";
+import { createTestApp, withCommerce, type TestApp } from "../helpers/app";
 import { renderRoute, staffForm as form, staffRequest as req, thrownResponse as thrown } from "../helpers/route";
 
 type ListRoute = typeof import("../../app/routes/app.orders");
@@ -78,6 +80,8 @@ beforeAll(async () => {
   await createOrder(7006, ["fulfilled", "fulfilled"]);
   await createOrder(7007, ["unfulfilled"]);
   await createOrder(7008, ["unfulfilled"]);
+  await createOrder(7009, ["unfulfilled"]);
+  await createOrder(7010, ["unfulfilled"]);
 });
 afterAll(() => app?.close());
 
@@ -150,6 +154,29 @@ describe("POST /orders/admin/bulk/items-status", () => {
     expect(moved).toHaveLength(2);
     expect(await statuses(7006)).toEqual(["delivered", "delivered"]);
     expect(await app.database.db.orderEvent.count({ where: { order_id: oid(7006), kind: "items.status" } })).toBe(1);
+  });
+
+  it("an order the store refuses (→ fulfilled goes through the store) is reported with the store's reason; the next order still moves", async () => {
+    const original = app.ctx.commerce.fulfillOrderLines.bind(app.ctx.commerce);
+    let res!: Awaited<ReturnType<typeof bulk>>;
+    await withCommerce(
+      app,
+      "fulfillOrderLines",
+      async (orderId, opts) => {
+        if (orderId === oid(7009)) throw new CommerceError("Fulfillment order is on hold", [{ field: ["lines"], message: "on hold" }], 422);
+        return original(orderId, opts);
+      },
+      async () => {
+        res = await bulk([oid(7009), oid(7010)], "fulfilled");
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ moved: 1, refused: 1 });
+    expect(res.body.results[0]).toMatchObject({ name: "#7009", outcome: "refused", moved: [], error: { code: "unprocessable", message: "The store refused: Fulfillment order is on hold" } });
+    expect(res.body.results[1]).toMatchObject({ name: "#7010", outcome: "moved", moved: [{ id: lid(7010, 0), from: "unfulfilled" }] });
+    expect(await statuses(7009)).toEqual(["unfulfilled"]);
+    expect(await statuses(7010)).toEqual(["fulfilled"]);
+    expect(await eventCount(7009)).toBe(0);
   });
 
   it(`takes at most ${MAX_BULK_ORDERS} orders: ${MAX_BULK_ORDERS} are answered one by one, ${MAX_BULK_ORDERS + 1} are refused with 400 and move nothing`, async () => {

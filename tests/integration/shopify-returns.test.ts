@@ -18,6 +18,8 @@ import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
 import { resetConfigCache } from "../../app/config.server";
 import { createShopifyCommerce } from "../../app/providers/commerce/shopify.server";
+import { createLocalCommerce } from "../../app/providers/commerce/local.server";
+import { BACK_IN_STOCK_QUEUE, withNotificationTriggers } from "../../app/services/notification-requests.server";
 import * as D from "../../app/providers/commerce/shopify-documents";
 import { RETURN_WEBHOOK_TOPICS } from "../../app/services/returns/return-webhooks.server";
 import { adminSchema, startFakeShopify, type FakeShopify } from "../fixtures/shopify/fake-admin-server";
@@ -329,6 +331,24 @@ describe("the adapter through the admin API (Shopify-like server)", () => {
       [oid(9110), false],
       [oid(9111), true],
     ]);
+  });
+});
+
+describe("the local adapter (the same port)", () => {
+  it("receiveReturnItems puts the received lines back on sale by increment, and the wired port queues the back-in-stock check", async () => {
+    const { returnId } = await seedReturn(9150, { status: "IN_TRANSIT", request: "OPEN", tracking: "1ZL" });
+    await db().notificationRequest.create({ data: { kind: "back_in_stock", email: "watcher@example.test", product_id: pgid(602) } });
+    const local = withNotificationTriggers(createLocalCommerce(db(), app.ctx.log), { db: db(), queue: app.ctx.queue, log: app.ctx.log });
+    const stock = async (v: string) => (await db().productVariant.findUniqueOrThrow({ where: { id: v } })).inventory_quantity;
+    const [shirt, trousers] = [await stock(vgid(601, 0)), await stock(vgid(602, 0))];
+    await local.receiveReturnItems(returnId, { lines: [{ orderLineId: lid(9150, 0), quantity: 2, received: false }, { orderLineId: lid(9150, 1), quantity: 1, received: true }] });
+    expect([await stock(vgid(601, 0)), await stock(vgid(602, 0))]).toEqual([shirt, trousers + 1]);
+    expect((await db().productVariant.findUniqueOrThrow({ where: { id: vgid(602, 0) } })).availableForSale).toBe(true);
+    expect(await db().job.count({ where: { queue: BACK_IN_STOCK_QUEUE } })).toBeGreaterThanOrEqual(1);
+    await expect(local.receiveReturnItems("no-such-return", { lines: [] })).rejects.toMatchObject({ status: 404 });
+    const snap = await local.getReturn(returnId);
+    expect(snap).toMatchObject({ id: returnId, orderId: oid(9150), status: "OPEN" });
+    expect(snap!.lines.map((l) => [l.orderLineId, l.quantity]).sort()).toEqual([[lid(9150, 0), 2], [lid(9150, 1), 1]]);
   });
 });
 

@@ -59,7 +59,8 @@ async function markOrder(ctx: Ctx, admin: Admin, rawId: string, target: BulkItem
     return { ...base, outcome: "refused", moved: [], error: errorOf(ctx, e, before.id) };
   }
   // Moved by this call: what the timeline events it added say — an identical submit of another
-  // admin that got there first moved them, and this call then changed nothing (no event).
+  // admin that got there first moved them, and this call then changed nothing (no event). Events
+  // are told apart by their admin, so one admin's own double submit may report the move in both answers.
   const seen = new Set(before.timeline.map((e) => e.id));
   const movedIds = new Set(
     after.timeline

@@ -13,6 +13,7 @@ import { setPrisma } from "../../app/db.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { renderRoute, staffForm as form, staffRequest as req, thrownResponse as thrown } from "../helpers/route";
 import { createProduct, pgid, vgid } from "./products-fixtures";
+import { upsertOrderFromWebhook } from "../../app/services/order-read-model.server";
 
 type DetailRoute = typeof import("../../app/routes/app.orders_.$id");
 let detail: DetailRoute;
@@ -197,6 +198,26 @@ describe("partly sent lines", () => {
     expect(second.status).toBe(201);
     expect(second.body.items[0]).toMatchObject({ fulfilled_quantity: 1, fulfillable_quantity: 1 });
     expect(second.body.fulfillments).toHaveLength(1);
+  });
+});
+
+describe("partly sent lines from Shopify's order webhooks", () => {
+  it("a line fulfilled in part (\"partial\") keeps the units of each fulfilment: 1 of 2 sent, the order partly fulfilled", async () => {
+    await upsertOrderFromWebhook(app.database.db, {
+      id: 7009,
+      name: "#7009",
+      email: "ann@example.test",
+      financial_status: "paid",
+      fulfillment_status: "partial",
+      total_price: "100.00",
+      currency: "USD",
+      line_items: [{ id: 70090, title: "Wool Scarf", quantity: 2, price: "50.00", fulfillment_status: "partial" }],
+      fulfillments: [{ id: 555, tracking_number: "1ZHOOK", tracking_company: "UPS", shipment_status: null, line_items: [{ id: 70090, quantity: 1 }] }],
+    });
+    const order = await loadOrder(7009);
+    expect(order.items[0]).toMatchObject({ status: "fulfilled", quantity: 2, fulfilled_quantity: 1, fulfillable_quantity: 1, tracking: { tracking_number: "1ZHOOK" } });
+    expect(order.stage).toBe("partially_fulfilled");
+    expect(order.fulfillments).toEqual([expect.objectContaining({ id: "gid://shopify/Fulfillment/555", lines: [{ item_id: "gid://shopify/LineItem/70090", quantity: 1 }] })]);
   });
 });
 

@@ -10,17 +10,18 @@ type RequestStatusValue = (typeof RETURN_REQUEST_STATUSES)[number];
 
 /**
  * The list's tabs: "all" and one per return status (counted by GET /returns/admin's `counts`),
- * and "requests": return requests the store has not decided on yet (GET /returns/admin/requests).
+ * and "requests": return requests the store has not decided on yet (GET /returns/admin/requests),
+ * next to "all" since it is what needs someone's attention.
  */
 export const RETURN_TABS = [
   { id: "all", label: "All" },
+  { id: "requests", label: "Requests to review" },
   { id: "REQUESTED", label: "Requested" },
   { id: "LABEL_SENT", label: "Label sent" },
   { id: "IN_TRANSIT", label: "In transit" },
   { id: "DELIVERED", label: "Delivered" },
   { id: "REFUNDED", label: "Refunded" },
   { id: "CANCELED", label: "Canceled" },
-  { id: "requests", label: "Requests to review" },
 ] as const;
 export type ReturnTab = (typeof RETURN_TABS)[number]["id"];
 

@@ -20,7 +20,7 @@ import { formOf } from "~/lib/body-limit.server";
 import { approveReturnRequest, declineReturnRequest, listAdminReturnRequests, listAdminReturns } from "~/services/returns/admin-returns.server";
 import { ActionBannerSection, StatusTabs, useIntentFetcher, useListParams, useQueryParam } from "~/components/admin";
 import { money } from "~/lib/admin-orders-view";
-import { REQUEST_STATUS_LABEL, requestTone, RETURN_STATUS_LABEL, RETURN_TABS, returnTabOf, returnTone } from "~/lib/admin-returns-view";
+import { RETURN_STATUS_LABEL, RETURN_TABS, returnTabOf, returnTone } from "~/lib/admin-returns-view";
 import { DeclineRequestModal } from "~/components/admin/DeclineRequestModal";
 
 /** The cursors of the pages before this one, newest last, so that "Previous" can go back without a backwards cursor. */
@@ -160,7 +160,7 @@ export default function ReturnsPage() {
                 resourceName={{ singular: "return request", plural: "return requests" }}
                 itemCount={data.requests.length}
                 selectable={false}
-                headings={[{ title: "Order" }, { title: "Requested" }, { title: "Customer" }, { title: "Items" }, { title: "Reason" }, { title: "Status" }, { title: "Decision" }]}
+                headings={[{ title: "Order" }, { title: "Requested" }, { title: "Customer" }, { title: "Items" }, { title: "Reason" }, { title: "Decision" }]}
                 emptyState={
                   <Box padding="400">
                     <Text as="p" tone="subdued">
@@ -194,9 +194,6 @@ export default function ReturnsPage() {
                           “{r.note}”
                         </Text>
                       ) : null}
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Badge tone={requestTone(r.status)}>{REQUEST_STATUS_LABEL[r.status]}</Badge>
                     </IndexTable.Cell>
                     <IndexTable.Cell>
                       {r.allowed_moves.length ? (

@@ -169,7 +169,7 @@ export default function ReturnPage() {
       title={`Return for ${ret.order.name}`}
       titleMetadata={
         <InlineStack gap="100">
-          <span data-testid="return-status">
+          <span data-testid="return-status" data-status={ret.status}>
             <Badge tone={returnTone(ret.status)}>{RETURN_STATUS_LABEL[ret.status]}</Badge>
           </span>
           {req ? <Badge tone={requestTone(req.status)}>{`Request: ${REQUEST_STATUS_LABEL[req.status]}`}</Badge> : null}
@@ -202,7 +202,8 @@ export default function ReturnPage() {
                 </Text>
               ) : null}
             </SectionCard>
-            <RefundCard ret={ret} busy={busyWith("refund")} onRefund={(d) => submit({ intent: "refund", ...d })} />
+            {/* Keyed on what can be refunded: the amount starts again from it once the confirmation changes it. */}
+            <RefundCard key={`${ret.status}:${ret.refundable.amount}`} ret={ret} busy={busyWith("refund")} onRefund={(d) => submit({ intent: "refund", ...d })} />
             <SectionCard title="Timeline">
               {timeline.length === 0 ? (
                 <Text as="p" tone="subdued">
@@ -313,7 +314,7 @@ function LineRow({ line, confirmed }: { line: Line; confirmed: boolean }) {
             </Text>
           ) : null}
         </BlockStack>
-        <span data-testid="return-item-received">
+        <span data-testid="return-item-received" data-received={confirmed ? String(line.received) : "unchecked"}>
           {confirmed ? <Badge tone={line.received ? "success" : "warning"}>{line.received ? "Received" : "Not received"}</Badge> : <Badge>Not checked yet</Badge>}
         </span>
       </InlineStack>

@@ -37,6 +37,8 @@ export const IdempotencyMessages = {
   MISMATCH: "This Idempotency-Key was already used for a different request; use a new key for a new request",
 } as const;
 
+/** Statuses a Response may not carry a body with (the Response constructor throws). */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** Headers of an answer that say what it is or where it points; the rest belong to the moment. */
@@ -168,7 +170,7 @@ export async function settleIdempotencyKey(db: Db, claim: IdempotencyClaim, resp
     await releaseIdempotencyKey(db, claim);
     return response;
   }
-  const bytes = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  const bytes = response.body && !NULL_BODY_STATUSES.has(response.status) ? new Uint8Array(await response.arrayBuffer()) : null;
   const again = new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
   if (bytes && bytes.byteLength > MAX_STORED_RESPONSE_BYTES) {
     log.warn({ bytes: bytes.byteLength }, "answer too large to keep under its Idempotency-Key; the key is freed");
@@ -195,7 +197,8 @@ export function replayedResponse(stored: StoredResponse, requestId: string): Res
   const headers = new Headers(stored.headers);
   headers.set("x-request-id", requestId);
   headers.set(IDEMPOTENT_REPLAYED_HEADER, "true");
-  return new Response(stored.body ? Buffer.from(stored.body) : null, { status: stored.status, headers });
+  const body = stored.body && !NULL_BODY_STATUSES.has(stored.status) ? Buffer.from(stored.body) : null;
+  return new Response(body, { status: stored.status, headers });
 }
 
 /** Deletes expired keys, at most `limit` a call (the index on expires_at finds them). */

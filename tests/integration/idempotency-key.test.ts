@@ -114,6 +114,31 @@ describe("replay", () => {
     expect(await app.database.db.emailOutbox.count({ where: { to: "ann@example.test", kind: "order.shipped" } })).toBe(1);
   });
 
+  it("replays a handler's own Response: a 204 without a body, and a Location header", async () => {
+    let runs = 0;
+    const own: Partial<AllHandlers> = {
+      collectionsCreate: async ({ headers }) => {
+        runs++;
+        const h = new Headers(headers);
+        h.set("location", "/api/collections/abc");
+        h.set("set-cookie", "fd_session=secret; Path=/");
+        return new Response(null, { status: 204, headers: h });
+      },
+    };
+    const body = collection();
+    const k = key("own");
+    const first = await callWith(own, "POST", "/collections", { token: admin.token, body, key: k });
+    expect(first.status).toBe(204);
+    expect(first.headers.get("set-cookie")).toContain("fd_session");
+    const replay = await callWith(own, "POST", "/collections", { token: admin.token, body, key: k });
+    expect(replay.status).toBe(204);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.headers.get("location")).toBe("/api/collections/abc");
+    // Cookies may carry a session token: never kept, never replayed.
+    expect(replay.headers.get("set-cookie")).toBeNull();
+    expect(runs).toBe(1);
+  });
+
   it("keeps the handler's refusals (4xx) too: the retry gets the same 409", async () => {
     const body = { ...collection(), handle: `taken-${++seq}` };
     expect((await app.api("POST", "/collections", { token: admin.token, body })).status).toBe(201);

@@ -4,7 +4,8 @@
  * (about 200,000 items, two years of history, every status) generated in SQL; then a mix of
  * searches as an admin types them — order number, customer email (whole and partial), customer
  * name, product title words, SKU, tracking number, status and date filters, and a few with no
- * match — each timed in-process through GET /api/orders/admin (the handler the server mounts).
+ * match — each timed in-process through GET /api/orders/admin (the handler the server mounts), with
+ * the plan each kind took (app/services/orders/admin-order-search.server.ts) beside its figures.
  *
  * A representative SQL search of the same shape is timed beside it, or alone while the endpoint is
  * not built (the run says which): the same predicates (name/number, email, the customer account's
@@ -14,6 +15,7 @@ import pg from "pg";
 import { boot } from "../../app/boot.server";
 import { pgConfigFromUrl } from "../../app/lib/pg-url";
 import { issueToken } from "../../app/services/tokens.server";
+import { searchAdminOrders, type AdminOrderQuery } from "../../app/services/orders/admin-order-search.server";
 import { benchEnv } from "./setup";
 import { createBenchDatabase, dropStaleBenchDatabases, onCleanup, tempDir } from "./database";
 import { addSummary, callApi, dist, errorText, fmt, isMissingEndpoint, printTable, type Dist } from "./report";
@@ -249,6 +251,15 @@ export async function runOrderSearchBenchmark(opts: { orders: number; queries: n
         { label: "SQL stand-in", section: "orders (PostgreSQL, SQL stand-in)", search: sql },
       ]
     : [{ label: "SQL stand-in", section: "orders (PostgreSQL, SQL stand-in)", search: sql }];
+  // Which plan of app/services/orders/admin-order-search.server.ts each kind took (asked once per
+  // search, untimed): the figures per kind read with it.
+  const plansByKind = new Map<string, Set<string>>();
+  if (viaApi) {
+    for (const c of cases) {
+      const { plan } = await searchAdminOrders(booted.ctx.db, { ...c.query, from: c.query.from ? new Date(c.query.from) : undefined } as AdminOrderQuery);
+      plansByKind.set(c.kind, (plansByKind.get(c.kind) ?? new Set<string>()).add(plan));
+    }
+  }
   for (const run of runs) {
     const byKind = new Map<string, number[]>();
     const all: number[] = [];
@@ -263,10 +274,11 @@ export async function runOrderSearchBenchmark(opts: { orders: number; queries: n
       list.push(ms);
       byKind.set(c.kind, list);
     }
-    const row = (label: string, d: Dist) => [label, String(d.n), fmt(d.p50), fmt(d.p95), fmt(d.max)];
+    const withPlan = run.search === api && plansByKind.size > 0;
+    const row = (label: string, d: Dist) => [label, String(d.n), fmt(d.p50), fmt(d.p95), fmt(d.max), ...(withPlan ? [[...(plansByKind.get(label) ?? [])].join(", ")] : [])];
     const total = dist(all);
     log("");
-    printTable([run.label, "n", "p50 ms", "p95 ms", "max ms"], [...[...byKind].map(([k, v]) => row(k, dist(v))), row("all searches", total)]);
+    printTable([run.label, "n", "p50 ms", "p95 ms", "max ms", ...(withPlan ? ["plan"] : [])], [...[...byKind].map(([k, v]) => row(k, dist(v))), row("all searches", total)], ["l", "r", "r", "r", "r", "l"]);
     log(`${found} of ${cases.length} searches found orders`);
     const meets = total.p95 <= ORDER_SEARCH_TARGET_MS;
     log(`${run.label}: order search p95 ${fmt(total.p95)} ms on ${n} orders: ${meets ? "meets" : "does NOT meet"} the ${ORDER_SEARCH_TARGET_MS} ms target`);

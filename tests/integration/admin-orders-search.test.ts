@@ -3,12 +3,15 @@
  * takes the broad path (more than ~150 text matches: the orders walked in the page's order in SQL)
  * while a rare word takes the candidate path (the matching ids from the indexes first). Both must
  * answer the same rows in the same order with the same keyset cursor: every sort, every filter,
- * paged to the end, compared with the answer computed from the fixtures.
+ * paged to the end, compared with the answer computed from the fixtures. The service's plans
+ * (app/services/orders/admin-order-search.server.ts: the walk's window, the window then the hashed
+ * walk, the hashed walk alone, the candidates) are forced with small tunings and must answer alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma, type OrderItemStatus, type OrderStatus } from "@prisma/client";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createProduct, pgid, vgid } from "./products-fixtures";
+import { searchAdminOrders, SEARCH_TUNING, type AdminOrderQuery, type SearchTuning } from "../../app/services/orders/admin-order-search.server";
 
 let app: TestApp;
 let token: string;
@@ -201,5 +204,109 @@ describe("GET /orders/admin search: a common word (broad walk) and a rare word (
     const cursor = (first.body as { nextCursor: string }).nextCursor;
     expect(cursor).toBeTruthy();
     expect((await app.api("GET", "/orders/admin", { token, query: { q: "shirt", sort: "total_asc", cursor } })).status).toBe(400);
+  });
+});
+
+/** Every page of the service's answer with one tuning, and the plans it took. */
+async function pageThroughService(query: AdminOrderQuery, tuning: SearchTuning): Promise<{ names: string[]; plans: Set<string> }> {
+  const names: string[] = [];
+  const plans = new Set<string>();
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const page = await searchAdminOrders(app.database.db, { ...query, cursor }, tuning);
+    plans.add(page.plan);
+    names.push(...page.items.map((o) => o.name));
+    cursor = page.nextCursor ?? undefined;
+    if (!cursor) break;
+  }
+  return { names, plans };
+}
+
+describe("search plans answer the same rows: the walk's window, the hashed walk, the candidates", () => {
+  const hashedOnly: SearchTuning = { ...SEARCH_TUNING, walkWindow: 0 };
+
+  it("a common title word takes the window (default), the hashed walk without it, and the same rows either way", async () => {
+    const query = { q: "shirt", limit: 25 };
+    const windowed = await pageThroughService(query, SEARCH_TUNING);
+    const hashed = await pageThroughService(query, hashedOnly);
+    expect(windowed.plans).toEqual(new Set(["window"]));
+    expect(hashed.plans).toEqual(new Set(["walk"]));
+    expect(windowed.names).toEqual(expected("shirt", {}, "created_at_desc"));
+    expect(hashed.names).toEqual(windowed.names);
+  });
+
+  it("a window that ends without a full page goes on past it with the hashed walk: the same rows in every sort and filter", async () => {
+    const filters: Query[] = [{}, { fulfillmentStatus: "UNFULFILLED" }, { itemStatus: "shipped" }, { vendorId }, { storeId }, { status: "open", financialStatus: "PAID" }];
+    const runs = [
+      ...SORTS.flatMap((sort) => filters.map((filter) => ({ window: 7, sort, filter }))),
+      ...[1, 30].flatMap((window) => (["created_at_desc", "name_asc"] as const).map((sort) => ({ window, sort, filter: {} }))),
+    ];
+    for (const { window, sort, filter } of runs) {
+      const query = { q: "shirt", sort, limit: 20, ...filter } as AdminOrderQuery;
+      const got = await pageThroughService(query, { ...SEARCH_TUNING, walkWindow: window });
+      expect(got.names, `window ${window}, ${sort}, ${JSON.stringify(filter)}`).toEqual(expected("shirt", filter, sort));
+      if (window < 20) expect(got.plans.has("window+walk")).toBe(true);
+    }
+  });
+
+  it("a window larger than what is left sees every order: no walk after it", async () => {
+    const got = await pageThroughService({ q: "shirt", fulfillmentStatus: "UNFULFILLED", limit: 100 }, { ...SEARCH_TUNING, walkWindow: 1000 });
+    expect(got.plans).toEqual(new Set(["window"]));
+    expect(got.names).toEqual(expected("shirt", { fulfillmentStatus: "UNFULFILLED" }, "created_at_desc"));
+  });
+
+  it("a broad search through the customers' names, not the items, is walked hashed (no window)", async () => {
+    // "Shirtcliffe" passes the cap only with a low cap: the items do not match it.
+    const got = await pageThroughService({ q: "cliffe", limit: 5 }, { broadMatches: 0, walkWindow: 300 });
+    expect(got.plans).toEqual(new Set(["walk"]));
+    expect(got.names).toEqual(expected("cliffe", {}, "created_at_desc"));
+  });
+
+  it("with a higher cap the same common word is answered from the collected candidates, the same rows", async () => {
+    for (const sort of SORTS) {
+      const got = await pageThroughService({ q: "shirt", sort, limit: 30, fulfillmentStatus: "FULFILLED" }, { broadMatches: 10_000, walkWindow: 300 });
+      expect(got.plans).toEqual(new Set(["candidates"]));
+      expect(got.names).toEqual(expected("shirt", { fulfillmentStatus: "FULFILLED" }, sort));
+    }
+  });
+
+  it("the list's summaries (one SQL query) equal the order page's: customer, item count, stage with partly sent lines, total, tags", async () => {
+    const db = app.database.db;
+    const customer = await app.createUser({ email: "parka@example.test", firstName: "Pia" });
+    await db.order.create({
+      data: {
+        id: "gid://shopify/Order/9901",
+        name: "#9901",
+        order_number: 9901,
+        user_id: customer.id,
+        email: null,
+        status: "open",
+        financial_status: "PAID",
+        fulfillment_status: "PARTIALLY_FULFILLED",
+        total_price: new Prisma.Decimal("123.40"),
+        tags: ["vip", "gift"],
+        shipping_address: { first_name: "Address", last_name: "Name" },
+        items: {
+          create: [
+            { id: "parka-1", title: "Partial Parka", quantity: 3, price: new Prisma.Decimal("40"), status: "shipped", fulfillments: { create: { fulfillment_id: "f-parka", quantity: 1, tracking_number: "1ZPARKA" } } },
+            { id: "parka-2", title: "Partial Parka Hood", quantity: 1, price: new Prisma.Decimal("3.40"), status: "unfulfilled" },
+          ],
+        },
+      },
+    });
+    await db.order.create({ data: { id: "gid://shopify/Order/9902", name: "#9902", order_number: 9902, email: "guest-parka@example.test", total_price: new Prisma.Decimal("5"), shipping_address: { name: "Guest Parka" } } });
+    const list = await app.api("GET", "/orders/admin", { token, query: { q: "parka" } });
+    expect(list.status).toBe(200);
+    const items = (list.body as { items: Record<string, unknown>[] }).items;
+    expect(items.map((o) => o.name).sort()).toEqual(["#9901", "#9902"]);
+    for (const summary of items) {
+      const detail = await app.api("GET", `/orders/admin/${encodeURIComponent(String(summary.id))}`, { token });
+      expect(detail.status).toBe(200);
+      const d = detail.body as Record<string, unknown>;
+      for (const key of Object.keys(summary)) expect(summary[key], `${String(summary.name)} ${key}`).toEqual(d[key]);
+    }
+    const parka = items.find((o) => o.name === "#9901")!;
+    expect(parka).toMatchObject({ stage: "partially_fulfilled", item_count: 4, tags: ["vip", "gift"], total: { amount: "123.40", currencyCode: "USD" }, customer: { user_id: customer.id, email: "parka@example.test" } });
+    expect(items.find((o) => o.name === "#9902")).toMatchObject({ item_count: 0, customer: { user_id: null, email: "guest-parka@example.test", name: "Guest Parka" } });
   });
 });

@@ -443,6 +443,14 @@ describe("returns webhooks", () => {
     expect(ret.request!.status).toBe("DECLINED");
     const list = await app.api("GET", "/returns/admin/requests", { token: admin.token, query: { status: "DECLINED" } });
     expect(list.body.items.find((r: { id: string }) => r.id === requestId)).toMatchObject({ decline_reason: "Final sale item" });
+    expect(fake.calls("ReturnGet")).toHaveLength(0);
+
+    // A payload without the decline: the reason is read from the store.
+    const b = await seedReturn(9215, { status: "REQUESTED", request: "REQUESTED" });
+    fake.on("ReturnGet", { return: { ...storeReturn(9215).return, status: "DECLINED", decline: { reason: "RETURN_PERIOD_ENDED", note: "Past 30 days" } } });
+    expect((await webhook("returns/decline", returnPayload(9215))).status).toBe(200);
+    const again = await app.api("GET", "/returns/admin/requests", { token: admin.token, query: { status: "DECLINED" } });
+    expect(again.body.items.find((r: { id: string }) => r.id === b.requestId)).toMatchObject({ decline_reason: "Past 30 days" });
   });
 
   it("returns/cancel cancels a return on its way and closes its approved request; after the parcel was received it is refused, logged and answered 200", async () => {

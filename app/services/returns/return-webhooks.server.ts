@@ -68,7 +68,14 @@ export async function handleReturnWebhook(ctx: Ctx, topic: ReturnWebhookTopic, p
   } else if (topic === "RETURNS_REQUEST") {
     outcome = { outcome: "unchanged", returnId: known.id };
   } else {
-    outcome = await ctx.db.$transaction((tx) => move(tx, known.id, topic, payload));
+    let body = payload;
+    if (topic === "RETURNS_DECLINE" && !payload.decline?.reason && !payload.decline?.note) {
+      // The decline's reason and note from the store when the payload has none (read before the
+      // row lock is taken); without them the decline still stands, with a generic reason.
+      const snap = await ctx.commerce.getReturn(gid).catch((err: unknown) => void ctx.log.warn({ err, shopifyReturnId: gid }, "returns webhook: could not read the decline"));
+      if (snap?.decline) body = { ...payload, decline: snap.decline };
+    }
+    outcome = await ctx.db.$transaction((tx) => move(tx, known.id, topic, body));
   }
   if (outcome.outcome === "refused") ctx.log.warn({ topic, shopifyReturnId: gid, ...outcome }, "returns webhook: a move the app's machines do not allow; ignored");
   else ctx.log.info({ topic, shopifyReturnId: gid, ...outcome }, "returns webhook handled");

@@ -15,6 +15,7 @@ import crypto from "node:crypto";
 import type { Db } from "~/db.server";
 import type { Access } from "~/contract/endpoint";
 import type { Logger } from "~/lib/logger.server";
+import { DomainError } from "~/lib/domain-errors";
 import { ApiError } from "./errors.server";
 import type { AuthState } from "./auth.server";
 
@@ -147,14 +148,17 @@ export async function claimIdempotencyKey(db: Db, input: ClaimInput): Promise<Cl
     if (row.request_hash !== input.fingerprint) {
       throw new ApiError(422, IdempotencyMessages.MISMATCH, { header: IDEMPOTENCY_KEY_HEADER, firstRequest: `${row.method} ${row.path}` });
     }
-    if (row.completed_at === null || row.response_status === null) throw new ApiError(409, IdempotencyMessages.IN_PROGRESS, { header: IDEMPOTENCY_KEY_HEADER });
+    if (row.completed_at === null || row.response_status === null) throw stillRunning();
     return {
       kind: "replay",
       response: { status: row.response_status, headers: (row.response_headers ?? {}) as Record<string, string>, body: row.response_body ? new Uint8Array(row.response_body) : null },
     };
   }
-  throw new ApiError(409, IdempotencyMessages.IN_PROGRESS, { header: IDEMPOTENCY_KEY_HEADER });
+  throw stillRunning();
 }
+
+/** 409 with Retry-After: the first request is usually answered within a second. */
+const stillRunning = () => new DomainError("conflict", IdempotencyMessages.IN_PROGRESS, { header: IDEMPOTENCY_KEY_HEADER }, 1);
 
 /** Frees the key (a 5xx, a crash of the handler, an answer too large to keep): a retry runs again. */
 export async function releaseIdempotencyKey(db: Db, claim: IdempotencyClaim): Promise<void> {

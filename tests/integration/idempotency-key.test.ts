@@ -201,6 +201,7 @@ describe("a key whose first request still runs", () => {
     const second = await callWith(slow, "POST", "/collections", { token: admin.token, body, key: k });
     expect(second.status).toBe(409);
     expect(second.body.error.message).toBe("A request with this Idempotency-Key is still being processed");
+    expect(second.headers.get("retry-after")).toBe("1");
     release();
     expect((await first).status).toBe(201);
     const third = await callWith(slow, "POST", "/collections", { token: admin.token, body, key: k });

@@ -246,7 +246,7 @@ export const adminReturnsEndpoints = {
     method: "POST",
     path: "/returns/admin/{id}/confirm",
     summary:
-      "Confirm what came back (SPEC names): `received_item_ids` are return line item ids (or their order item ids); `note_text` on the return, `item_notes` per item. Received items are restocked and their order items marked returned; an IN_TRANSIT return moves to DELIVERED. 409 before IN_TRANSIT or once confirmed with other items; the same confirmation again answers 200",
+      "Confirm what came back (SPEC names): `received_item_ids` are return line item ids (or their order item ids); `note_text` on the return, `item_notes` per item. Received items are restocked and their order items marked returned (a line whose every unit came back; part of a line keeps its status); an IN_TRANSIT return moves to DELIVERED. 409 before IN_TRANSIT or once confirmed with other items; the same confirmation again answers 200",
     tags: ["Returns (admin)"],
     access: access.admin("returns.manage"),
     params: IdParams,

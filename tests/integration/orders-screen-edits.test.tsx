@@ -272,6 +272,25 @@ describe("return on the customer's behalf", () => {
     expect(noReason).toEqual({ ok: false, error: expect.stringContaining("reason") });
     expect((await loadOrder(7003)).return_requests).toHaveLength(1);
   });
+  it("part of a line received and refunded: the refund counts the units back, the line keeps its status", async () => {
+    const returns = await app.createUser({ role: "ADMIN", permissions: ["returns.manage"] });
+    const order = await loadOrder(7003);
+    const rr = order.return_requests[0];
+    const call = async (method: string, path: string, body?: unknown) => {
+      const r = await app.api(method, path, { token: returns.token, body });
+      expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+      return r.body;
+    };
+    await call("POST", `/returns/admin/requests/${rr.id}/approve`);
+    const retId = (await loadOrder(7003)).returns[0].id;
+    await call("PATCH", `/returns/admin/${retId}/status`, { status: "LABEL_SENT", trackingNumber: "RET7003", trackingCompany: "UPS" });
+    await call("PATCH", `/returns/admin/${retId}/status`, { status: "IN_TRANSIT" });
+    await call("POST", `/returns/admin/${retId}/confirm`, { received_item_ids: [lid(7003, 0)], note_text: "One scarf back" });
+    await call("POST", `/returns/admin/${retId}/refund`, { notify: false });
+    const after = await loadOrder(7003);
+    expect(after.returns[0]).toMatchObject({ status: "REFUNDED", refund: { amount: "50.00" }, lines: [{ item_id: lid(7003, 0), quantity: 1 }] });
+    expect(after.items[0]).toMatchObject({ status: "delivered", quantity: 3, fulfilled_quantity: 3 });
+  });
   it("the API returns a chosen part of a partly sent line (at most what was sent)", async () => {
     const ok = await app.api("POST", `/orders/admin/${enc(oid(7004))}/initiate-return`, { token: admin.token, body: { itemIds: [lid(7004, 0)], reason: "UNWANTED", quantities: [{ itemId: lid(7004, 0), quantity: 1 }] } });
     expect(ok.status).toBe(201);

@@ -629,7 +629,10 @@ export async function confirmReturn(ctx: Ctx, admin: Admin, id: string, body: { 
       await tx.returnLineItem.update({ where: { id: li.id }, data: { received: received.has(li.id), ...(notes.has(li.id) ? { note: notes.get(li.id) || null } : {}) } });
     }
     const receivedItems = cur.line_items.filter((li) => received.has(li.id));
-    if (receivedItems.length) await tx.orderItem.updateMany({ where: { id: { in: receivedItems.map((li) => li.order_item_id) } }, data: { status: "returned" } });
+    // A line is returned once all its units came back; part of a line keeps its status (the return's
+    // line says how many came back, and the refund counts those).
+    const wholeLines = receivedItems.filter((li) => li.quantity >= li.order_item.quantity);
+    if (wholeLines.length) await tx.orderItem.updateMany({ where: { id: { in: wholeLines.map((li) => li.order_item_id) } }, data: { status: "returned" } });
     await tx.return.update({ where: { id: cur.id }, data: { status: "DELIVERED", received_at: now, note_text: noteText } });
     const after = await mustFindReturn(tx, cur.id);
     const missing = after.line_items.filter((li) => !li.received);

@@ -278,7 +278,8 @@ export const adminOrdersEndpoints = {
   ordersAdminFulfill: endpoint({
     method: "POST",
     path: "/orders/admin/{id}/fulfillments",
-    summary: "Fulfil chosen unfulfilled items through the store (carrier, tracking number, notify the customer): with a tracking number they become shipped, else fulfilled",
+    summary:
+      "Fulfil chosen quantities of items through the store (carrier, tracking number, notify the customer): part of a line is recorded as that many units sent and the rest can follow in another parcel; a quantity above what is left of the line is 422; with a tracking number the items become shipped, else fulfilled",
     tags: ["Admin orders"],
     access: access.admin("orders.manage"),
     params: IdParams,

@@ -126,7 +126,7 @@ export async function claimIdempotencyKey(db: Db, input: ClaimInput): Promise<Cl
     locked_at: now,
     expires_at: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
   };
-  // Two rounds: a row that expires or is abandoned between our insert and our read is taken over once.
+  // Two rounds: a row freed, or taken over by another request, between our insert and our read is tried once more.
   for (let round = 0; round < 2; round++) {
     const id = crypto.randomUUID();
     const inserted = await db.idempotencyKey.createMany({ data: [{ id, caller: input.caller, key: input.key, ...fresh }], skipDuplicates: true });

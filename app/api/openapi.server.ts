@@ -50,7 +50,7 @@ const idempotencyKeyParameter = {
   description:
     `Makes a retry safe: 1–255 visible ASCII characters, unique per request (a UUID). The first answer below 500 is kept for ${IDEMPOTENCY_KEY_TTL_MS / 3_600_000} hours per caller ` +
     `and a retry with the same key and request gets it again with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, without running again. ` +
-    "The same key with another method, path, query or body: 422; while its first request still runs: 409; a malformed key, or a key from a caller who is not signed in: 400; a 5xx keeps nothing.",
+    "The same key with another method, path, query or body: 422; while its first request still runs: 409 with Retry-After; a malformed key, or a key from a caller who is not signed in: 400; a 5xx keeps nothing.",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" },
 };
 

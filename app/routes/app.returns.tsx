@@ -102,8 +102,19 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
   });
 };
 
-const date = (iso: string | Date) => new Date(iso).toLocaleString("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const date = (iso: string | Date) => new Date(iso).toLocaleDateString("en", { dateStyle: "medium", timeZone: "UTC" });
 const itemsLine = (items: { title: string; quantity: number }[]) => items.map((i) => (i.quantity > 1 ? `${i.title} × ${i.quantity}` : i.title)).join(", ");
+
+/** Long text (several items, a shopper's note) cut to one line so the table's columns stay on screen; whole on hover. */
+function Clipped({ text, subdued }: { text: string; subdued?: boolean }) {
+  return (
+    <div style={{ maxWidth: "16rem" }} title={text}>
+      <Text as="p" truncate tone={subdued ? "subdued" : undefined} variant={subdued ? "bodySm" : undefined}>
+        {text}
+      </Text>
+    </div>
+  );
+}
 
 export default function ReturnsPage() {
   const data = useLoaderData<typeof loader>();
@@ -160,7 +171,7 @@ export default function ReturnsPage() {
                 resourceName={{ singular: "return request", plural: "return requests" }}
                 itemCount={data.requests.length}
                 selectable={false}
-                headings={[{ title: "Order" }, { title: "Requested" }, { title: "Customer" }, { title: "Items" }, { title: "Reason" }, { title: "Decision" }]}
+                headings={[{ title: "Order" }, { title: "Decision" }, { title: "Requested" }, { title: "Customer" }, { title: "Items" }, { title: "Reason" }]}
                 emptyState={
                   <Box padding="400">
                     <Text as="p" tone="subdued">
@@ -184,17 +195,6 @@ export default function ReturnsPage() {
                         </Text>
                       )}
                     </IndexTable.Cell>
-                    <IndexTable.Cell>{date(r.created_at)}</IndexTable.Cell>
-                    <IndexTable.Cell>{r.order.email ?? "No email"}</IndexTable.Cell>
-                    <IndexTable.Cell>{itemsLine(r.items)}</IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Text as="span">{RETURN_REASON_LABELS[r.reason]}</Text>
-                      {r.note ? (
-                        <Text as="p" tone="subdued" variant="bodySm">
-                          “{r.note}”
-                        </Text>
-                      ) : null}
-                    </IndexTable.Cell>
                     <IndexTable.Cell>
                       {r.allowed_moves.length ? (
                         <InlineStack gap="200" wrap={false}>
@@ -207,6 +207,15 @@ export default function ReturnsPage() {
                         </InlineStack>
                       ) : null}
                     </IndexTable.Cell>
+                    <IndexTable.Cell>{date(r.created_at)}</IndexTable.Cell>
+                    <IndexTable.Cell>{r.order.email ?? "No email"}</IndexTable.Cell>
+                    <IndexTable.Cell>
+                      <Clipped text={itemsLine(r.items)} />
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>
+                      <Text as="span">{RETURN_REASON_LABELS[r.reason]}</Text>
+                      {r.note ? <Clipped text={`“${r.note}”`} subdued /> : null}
+                    </IndexTable.Cell>
                   </IndexTable.Row>
                 ))}
               </IndexTable>
@@ -215,7 +224,7 @@ export default function ReturnsPage() {
                 resourceName={{ singular: "return", plural: "returns" }}
                 itemCount={data.returns.length}
                 selectable={false}
-                headings={[{ title: "Order" }, { title: "Created" }, { title: "Customer" }, { title: "Items" }, { title: "Reason" }, { title: "Status" }, { title: "Tracking" }, { title: "Refund", alignment: "end" }]}
+                headings={[{ title: "Order" }, { title: "Status" }, { title: "Created" }, { title: "Customer" }, { title: "Items" }, { title: "Reason" }, { title: "Tracking" }, { title: "Refund", alignment: "end" }]}
                 emptyState={
                   <Box padding="400">
                     <Text as="p" tone="subdued">
@@ -235,16 +244,18 @@ export default function ReturnsPage() {
                         </Text>
                       </Link>
                     </IndexTable.Cell>
-                    <IndexTable.Cell>{date(r.created_at)}</IndexTable.Cell>
-                    <IndexTable.Cell>{r.order.email ?? "No email"}</IndexTable.Cell>
-                    <IndexTable.Cell>{itemsLine(r.line_items)}</IndexTable.Cell>
-                    <IndexTable.Cell>{RETURN_REASON_LABELS[r.reason]}</IndexTable.Cell>
                     <IndexTable.Cell>
-                      <InlineStack gap="100">
+                      <InlineStack gap="100" wrap={false}>
                         <Badge tone={returnTone(r.status)}>{RETURN_STATUS_LABEL[r.status]}</Badge>
                         {r.request?.status === "REQUESTED" ? <Badge tone="attention">To review</Badge> : null}
                       </InlineStack>
                     </IndexTable.Cell>
+                    <IndexTable.Cell>{date(r.created_at)}</IndexTable.Cell>
+                    <IndexTable.Cell>{r.order.email ?? "No email"}</IndexTable.Cell>
+                    <IndexTable.Cell>
+                      <Clipped text={itemsLine(r.line_items)} />
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>{RETURN_REASON_LABELS[r.reason]}</IndexTable.Cell>
                     <IndexTable.Cell>{r.tracking_number ? `${r.tracking_company ? `${r.tracking_company} ` : ""}${r.tracking_number}` : "—"}</IndexTable.Cell>
                     <IndexTable.Cell>
                       <Text as="span" alignment="end" numeric>

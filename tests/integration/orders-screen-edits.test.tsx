@@ -190,6 +190,16 @@ describe("partly sent lines", () => {
     expect(again).toEqual({ ok: true, message: "1 item of #7001 fulfilled." });
     expect((await loadOrder(7001)).fulfillments).toHaveLength(2);
   });
+  it("two admins sending 2 of the same 3 units at once: one parcel goes, the other is refused; never more than ordered", async () => {
+    await createOrder(7005, [{ status: "unfulfilled", quantity: 3 }]);
+    const send = (n: string) => app.api("POST", `/orders/admin/${enc(oid(7005))}/fulfillments`, { token: admin.token, body: { items: [{ itemId: lid(7005, 0), quantity: 2 }], trackingCompany: "UPS", trackingNumber: n } });
+    const answers = await Promise.all([send("1ZRACE1"), send("1ZRACE2")]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 422]);
+    const order = await loadOrder(7005);
+    expect(order.items[0]).toMatchObject({ fulfilled_quantity: 2, fulfillable_quantity: 1 });
+    expect(order.fulfillments).toHaveLength(1);
+    expect(order.timeline.filter((e) => e.kind === "fulfillment.created")).toHaveLength(1);
+  });
   it("a retried API fulfilment of the same parcel (same tracking number and quantity) is answered unchanged", async () => {
     const body = { items: [{ itemId: lid(7004, 0), quantity: 1 }], trackingCompany: "UPS", trackingNumber: "1ZRETRY" };
     const first = await app.api("POST", `/orders/admin/${enc(oid(7004))}/fulfillments`, { token: admin.token, body });

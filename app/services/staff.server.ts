@@ -71,6 +71,7 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Products", url: "/app/products" });
     if (hasPermission(user, "orders.manage" satisfies Permission)) items.push({ label: "Orders", url: "/app/orders" });
     if (hasPermission(user, "orders.manage" satisfies Permission)) items.push({ label: "Analytics", url: "/app/orders/analytics" });
+    if (hasPermission(user, "returns.manage" satisfies Permission)) items.push({ label: "Returns", url: "/app/returns" });
     if (hasPermission(user, "catalog.import" satisfies Permission)) items.push({ label: "Taobao import", url: "/app/import" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Stores", url: "/app/stores" }, { label: "Collections", url: "/app/collections" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Styles", url: "/app/styles" });

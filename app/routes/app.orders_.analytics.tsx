@@ -62,6 +62,11 @@ const moneyFormat = (currency: string) => {
   return (v: number | string | null) => f.format(num(v ?? 0));
 };
 const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
+/** Axis ticks: "$1.2K" rather than "$1,200.00", so a narrow card keeps them level. */
+const compactMoney = (currency: string) => {
+  const f = new Intl.NumberFormat("en-US", { style: "currency", currency, notation: "compact", maximumFractionDigits: 1 });
+  return (v: number | string | null) => f.format(num(v ?? 0));
+};
 const shortDay = (v: number | string | null) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(`${v}T00:00:00Z`));
 const longDay = (day: string) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
 
@@ -132,6 +137,7 @@ export default function OrderAnalyticsPage() {
   const a = data.analytics;
   const currency = a?.currencyCode ?? "USD";
   const money = moneyFormat(currency);
+  const axisMoney = compactMoney(currency);
   const count = (v: number | string | null) => num(v ?? 0).toLocaleString("en-US");
   const rangeDays = a ? a.daily.length : 0;
   return (
@@ -192,7 +198,7 @@ export default function OrderAnalyticsPage() {
                   <Text as="h2" variant="headingMd">
                     Revenue by day
                   </Text>
-                  <VizChart testId="chart-revenue" series={lineSeries(a, "revenue", "Revenue")} formatValue={money} formatKey={shortDay} />
+                  <VizChart testId="chart-revenue" series={lineSeries(a, "revenue", "Revenue")} formatValue={money} formatAxisValue={axisMoney} formatKey={shortDay} />
                 </BlockStack>
               </Card>
             </Layout.Section>
@@ -207,10 +213,10 @@ export default function OrderAnalyticsPage() {
               </Card>
             </Layout.Section>
             <Layout.Section variant="oneHalf">
-              <TopCard title="Top products by revenue" testId="chart-top-products" rows={a.topProducts.map((p) => ({ label: p.title, value: num(p.revenue) }))} format={money} />
+              <TopCard title="Top products by revenue" testId="chart-top-products" rows={a.topProducts.map((p) => ({ label: p.title, value: num(p.revenue) }))} format={money} axisFormat={axisMoney} />
             </Layout.Section>
             <Layout.Section variant="oneHalf">
-              <TopCard title="Top vendors by revenue" testId="chart-top-vendors" rows={a.topVendors.map((v) => ({ label: v.name, value: num(v.revenue) }))} format={money} />
+              <TopCard title="Top vendors by revenue" testId="chart-top-vendors" rows={a.topVendors.map((v) => ({ label: v.name, value: num(v.revenue) }))} format={money} axisFormat={axisMoney} />
             </Layout.Section>
           </>
         ) : null}
@@ -219,7 +225,8 @@ export default function OrderAnalyticsPage() {
   );
 }
 
-function TopCard({ title, testId, rows, format }: { title: string; testId: string; rows: { label: string; value: number }[]; format: (v: number | string | null) => string }) {
+type Formatter = (v: number | string | null) => string;
+function TopCard({ title, testId, rows, format, axisFormat }: { title: string; testId: string; rows: { label: string; value: number }[]; format: Formatter; axisFormat: Formatter }) {
   return (
     <Card>
       <BlockStack gap="300">
@@ -233,7 +240,8 @@ function TopCard({ title, testId, rows, format }: { title: string; testId: strin
             </Text>
           </Box>
         ) : (
-          <VizChart testId={testId} kind="bar" horizontal height={Math.max(160, rows.length * 36)} series={[{ name: "Revenue", data: rows.map((r) => ({ key: r.label, value: r.value })) }]} formatValue={format} />
+          // Each bar carries its label above it: about 44 px a row, plus the value axis.
+          <VizChart testId={testId} kind="bar" horizontal height={rows.length * 44 + 60} series={[{ name: "Revenue", data: rows.map((r) => ({ key: r.label, value: r.value })) }]} formatValue={format} formatAxisValue={axisFormat} />
         )}
       </BlockStack>
     </Card>

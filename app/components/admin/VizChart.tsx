@@ -30,8 +30,10 @@ export interface VizChartProps {
   /** Horizontal bars (long labels such as product titles). */
   horizontal?: boolean;
   height?: number;
-  /** Formats the values on the axis and in the tooltip (money, percentages). */
+  /** Formats the values in the tooltip, and on the axis unless formatAxisValue is given (money, percentages). */
   formatValue?: (value: number | string | null) => string;
+  /** Formats the values on the axis when they need a shorter form than in the tooltip ("$1.2K"). */
+  formatAxisValue?: (value: number | string | null) => string;
   /** Formats the keys on the axis and in the tooltip's title (a day "2026-11-02" as "Nov 2"). */
   formatKey?: (key: number | string | null) => string;
   /** Whole numbers only on the value axis (counts). */
@@ -50,10 +52,12 @@ function useHydrated(): boolean {
 // polaris-viz hands formatters a value typed as string | number | null; the props say the same.
 const asLabel = (f: ((v: number | string | null) => string) | undefined) => (f ? { labelFormatter: f } : {});
 
-export function VizChart({ series, kind = "line", horizontal = false, height = 240, formatValue, formatKey, integersOnly, emptyText, testId }: VizChartProps) {
+export function VizChart({ series, kind = "line", horizontal = false, height = 240, formatValue, formatAxisValue, formatKey, integersOnly, emptyText, testId }: VizChartProps) {
   const hydrated = useHydrated();
   // The value axis is y, except for horizontal bars where the keys (labels) run down the y axis.
-  const valueAxis = { ...asLabel(formatValue), ...(integersOnly ? { integersOnly: true } : {}) };
+  const valueAxis = { ...asLabel(formatAxisValue ?? formatValue), ...(integersOnly ? { integersOnly: true } : {}) };
+  // A legend names series apart: one series is named by the card's title already.
+  const showLegend = series.length > 1;
   const keyAxis = asLabel(formatKey);
   const tooltipOptions = { ...(formatValue ? { valueFormatter: formatValue } : {}), ...(formatKey ? { titleFormatter: formatKey } : {}) };
   return (
@@ -61,12 +65,13 @@ export function VizChart({ series, kind = "line", horizontal = false, height = 2
       {hydrated ? (
         <PolarisVizProvider>
           {kind === "line" ? (
-            <LineChart data={series} theme="Light" xAxisOptions={keyAxis} yAxisOptions={valueAxis} tooltipOptions={tooltipOptions} emptyStateText={emptyText} />
+            <LineChart data={series} theme="Light" showLegend={showLegend} xAxisOptions={keyAxis} yAxisOptions={valueAxis} tooltipOptions={tooltipOptions} emptyStateText={emptyText} />
           ) : (
             <BarChart
               data={series}
               theme="Light"
               direction={horizontal ? "horizontal" : "vertical"}
+              showLegend={showLegend}
               xAxisOptions={horizontal ? valueAxis : keyAxis}
               yAxisOptions={horizontal ? keyAxis : valueAxis}
               tooltipOptions={tooltipOptions}

@@ -118,8 +118,8 @@ const fromRow = (r: SummaryRow): OrderSummarySource => ({
  * page's order, limited); the customer, the items and their sent quantities are read for those rows
  * only. The outer ORDER BY restores the page's order after the join.
  */
-function withSummaries(inner: Prisma.Sql, order: Prisma.Sql): Prisma.Sql {
-  return P.sql`SELECT o.id, o.name, o.order_number, o.status::text AS status, o.financial_status, o.fulfillment_status,
+function withSummaries(inner: Prisma.Sql, order: Prisma.Sql, extra: Prisma.Sql = P.empty): Prisma.Sql {
+  return P.sql`SELECT ${extra} o.id, o.name, o.order_number, o.status::text AS status, o.financial_status, o.fulfillment_status,
       o.created_at, o.cancelled_at, o.total_price, o."currencyCode" AS currency_code, o.user_id, o.email, o.shipping_address, o.tags,
       u.id AS user_row_id, u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name,
       (SELECT json_agg(json_build_object('status', i.status, 'quantity', i.quantity, 'fulfillments',
@@ -320,19 +320,29 @@ async function pageQuery(db: Db, where: Prisma.Sql[], field: SortField, dir: Dir
 /**
  * A broad item search: the first `window` orders passing the filters (after the cursor), each tested
  * through its items; if they hold fewer than `take` matches and more orders follow, the walk goes on
- * after the window's last order with the hashed test. Same rows and order as one walk.
+ * after the window's last order with the hashed test. Same rows and order as one walk. One statement:
+ * the walk after the window runs only when the window's matches fall short (a one-time condition, so
+ * its items are not even hashed otherwise), and starts at the window's last order (an InitPlan, NULL
+ * when the window saw every order left, which ends that walk at once).
  */
 async function windowedWalk(db: Db, q: string, filters: Prisma.Sql[], field: SortField, dir: Direction, after: Keyset | null, take: number, window: number): Promise<Page> {
   const order = orderSql(field, dir);
   const scope = after ? [...filters, afterSql(field, dir, after)] : filters;
-  const inWindow = P.sql`SELECT o.* FROM (SELECT o.* FROM orders o ${whereSql(scope)} ORDER BY ${order} LIMIT ${window}) o WHERE ${searchSql(q, true)} ORDER BY ${order} LIMIT ${take}`;
-  const first = await db.$queryRaw<SummaryRow[]>(withSummaries(inWindow, order));
-  if (first.length >= take) return { rows: first, plan: "window" };
-  // The window's last order, if the window was full (else the window saw every order left).
-  const edge = await db.$queryRaw<{ id: string; created_at: Date; total_price: P.Decimal; name: string }[]>`SELECT o.id, o.created_at, o.total_price, o.name FROM orders o ${whereSql(scope)} ORDER BY ${order} OFFSET ${window - 1} LIMIT 1`;
-  if (!edge.length) return { rows: first, plan: "window" };
-  const rest = await pageQuery(db, [searchSql(q, false), ...filters, afterSql(field, dir, { value: keyOf(field, edge[0]), id: edge[0].id })], field, dir, take - first.length);
-  return { rows: [...first, ...rest], plan: "window+walk" };
+  const column = P.raw(`o.${field}`);
+  const edge = (c: Prisma.Sql) => P.sql`(SELECT ${c} FROM orders o ${whereSql(scope)} ORDER BY ${order} OFFSET ${window - 1} LIMIT 1)`;
+  // The plain comparison on the sort column is what the index can start from (the row comparison
+  // with the InitPlans' values is only a filter); the cursor's own bound stays for the same reason.
+  const pastEdge = P.sql`${column} ${P.raw(dir === "desc" ? "<=" : ">=")} ${edge(column)} AND (${column}, o.id) ${P.raw(dir === "desc" ? "<" : ">")} (${edge(column)}, ${edge(P.sql`o.id`)})`;
+  const inner = P.sql`WITH hits AS MATERIALIZED (
+        SELECT o.*, true AS in_window FROM (SELECT o.* FROM orders o ${whereSql(scope)} ORDER BY ${order} LIMIT ${window}) o
+        WHERE ${searchSql(q, true)} ORDER BY ${order} LIMIT ${take})
+    SELECT o.* FROM (
+      SELECT * FROM hits
+      UNION ALL
+      (SELECT o.*, false FROM orders o WHERE (SELECT count(*) FROM hits) < ${take} AND ${P.join([pastEdge, searchSql(q, false), ...scope], " AND ")} ORDER BY ${order} LIMIT ${take})
+    ) o ORDER BY ${order} LIMIT ${take}`;
+  const rows = await db.$queryRaw<(SummaryRow & { in_window: boolean })[]>(withSummaries(inner, order, P.sql`o.in_window,`));
+  return { rows, plan: rows.every((r) => r.in_window) ? "window" : "window+walk" };
 }
 
 /** The list, and which plan answered it (the benchmark reports it per kind of search). */

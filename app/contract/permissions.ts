@@ -11,6 +11,7 @@ export const Permissions = {
   "returns.manage": "Manage returns",
   "drops.manage": "Manage drops",
   "ads.manage": "Manage product ads",
+  "vendors.manage": "Manage vendors: their analytics, commission rates and payouts",
   "media.manage": "Manage internal media and proposed images",
   "ai.train": "Train AI models and edit product images",
   "recommendations.manage": "Manage recommendations",

@@ -27,6 +27,7 @@
  */
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
+import type { Permission } from "./permissions";
 import { ANALYTICS_MAX_DAYS, analyticsRangeDays } from "./order-analytics";
 
 export const VENDOR_ANALYTICS_DEFAULT_DAYS = 30;
@@ -36,11 +37,16 @@ export const VENDOR_TOP_PRODUCTS_MAX_LIMIT = 50;
 export const VENDOR_PERFORMANCE_DEFAULT_LIMIT = 25;
 export const VENDOR_PERFORMANCE_MAX_LIMIT = 100;
 
+/** What admins need for a vendor's data by id (/vendors/{id}/…). */
+export const VENDOR_ADMIN_PERMISSION = "vendors.manage" satisfies Permission;
+
 /**
- * The admin permission of the vendor routes by id (the same as the rest of the admin's vendor
- * pages, app/contract/vendors.ts).
+ * The routes by id (/vendors/{id}/…) let vendors in too, so that a vendor asking for another
+ * vendor's id is told 404 (it does not exist for them), as with any id of another vendor; its
+ * own id answers as /vendors/me does. Admins need VENDOR_ADMIN_PERMISSION (403 without), which the
+ * handler checks since the access rule names one permission for every role.
  */
-export const vendorAdminAccess = access.admin("vendors.manage");
+export const vendorByIdAccess = { kind: "role", roles: ["ADMIN", "VENDOR"] } as const;
 
 const DateOnly = z
   .string()
@@ -250,9 +256,9 @@ export const vendorAnalyticsEndpoints = {
   vendorsAnalyticsSummary: endpoint({
     method: "GET",
     path: "/vendors/{id}/analytics/summary",
-    summary: `For admins: a vendor's analytics summary, as GET /vendors/me/analytics/summary answers it to the vendor. ${DEFS}`,
+    summary: `For admins (vendors.manage): a vendor's analytics summary, as GET /vendors/me/analytics/summary answers it to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: vendorAdminAccess,
+    access: vendorByIdAccess,
     params: VendorIdParams,
     query: VendorAnalyticsSummaryQuery,
     response: VendorAnalyticsSummarySchema,
@@ -260,9 +266,9 @@ export const vendorAnalyticsEndpoints = {
   vendorsTopProducts: endpoint({
     method: "GET",
     path: "/vendors/{id}/top-products",
-    summary: `For admins: a vendor's best products, as GET /vendors/me/analytics/top-products answers them to the vendor. ${DEFS}`,
+    summary: `For admins (vendors.manage): a vendor's best products, as GET /vendors/me/analytics/top-products answers them to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: vendorAdminAccess,
+    access: vendorByIdAccess,
     params: VendorIdParams,
     query: VendorTopProductsQuery,
     response: VendorTopProductsSchema,
@@ -270,9 +276,9 @@ export const vendorAnalyticsEndpoints = {
   vendorsProductsPerformance: endpoint({
     method: "GET",
     path: "/vendors/{id}/products/performance",
-    summary: `For admins: a vendor's products with their measures, as GET /vendors/me/products/performance answers them to the vendor. ${DEFS}`,
+    summary: `For admins (vendors.manage): a vendor's products with their measures, as GET /vendors/me/products/performance answers them to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: vendorAdminAccess,
+    access: vendorByIdAccess,
     params: VendorIdParams,
     query: VendorProductsPerformanceQuery,
     response: VendorProductsPerformanceSchema,
@@ -280,9 +286,9 @@ export const vendorAnalyticsEndpoints = {
   vendorsProductsPerformanceTimeseries: endpoint({
     method: "GET",
     path: "/vendors/{id}/products/performance/timeseries",
-    summary: `For admins: a vendor's daily series, as GET /vendors/me/products/performance/timeseries answers it to the vendor. ${DEFS}`,
+    summary: `For admins (vendors.manage): a vendor's daily series, as GET /vendors/me/products/performance/timeseries answers it to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: vendorAdminAccess,
+    access: vendorByIdAccess,
     params: VendorIdParams,
     query: VendorPerformanceTimeseriesQuery,
     response: VendorPerformanceTimeseriesSchema,

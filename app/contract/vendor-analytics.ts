@@ -26,8 +26,7 @@
  * Rates have four decimals. Amounts are decimal strings with two decimals in `currencyCode`.
  */
 import { z } from "zod";
-import { access, endpoint } from "./endpoint";
-import type { Permission } from "./permissions";
+import { access, endpoint, type Access } from "./endpoint";
 import { ANALYTICS_MAX_DAYS, analyticsRangeDays } from "./order-analytics";
 
 export const VENDOR_ANALYTICS_DEFAULT_DAYS = 30;
@@ -37,16 +36,12 @@ export const VENDOR_TOP_PRODUCTS_MAX_LIMIT = 50;
 export const VENDOR_PERFORMANCE_DEFAULT_LIMIT = 25;
 export const VENDOR_PERFORMANCE_MAX_LIMIT = 100;
 
-/** What admins need for a vendor's data by id (/vendors/{id}/…). */
-export const VENDOR_ADMIN_PERMISSION = "vendors.manage" satisfies Permission;
-
 /**
- * The routes by id (/vendors/{id}/…) let vendors in too, so that a vendor asking for another
- * vendor's id is told 404 (it does not exist for them), as with any id of another vendor; its
- * own id answers as /vendors/me does. Admins need VENDOR_ADMIN_PERMISSION (403 without), which the
- * handler checks since the access rule names one permission for every role.
+ * The routes by id (/vendors/{id}/…), with the rule of the other admin mirrors (vendorByIdAccess
+ * in ./vendors): admins with `vendors.manage`, or a vendor, whose handler answers 404 for any
+ * vendor id but its own (the permission binds admins only, app/api/auth.server.ts).
  */
-export const vendorByIdAccess = { kind: "role", roles: ["ADMIN", "VENDOR"] } as const;
+const byIdAccess = { kind: "role", roles: ["ADMIN", "VENDOR"], permission: "vendors.manage" } as const satisfies Access;
 
 const DateOnly = z
   .string()
@@ -258,7 +253,7 @@ export const vendorAnalyticsEndpoints = {
     path: "/vendors/{id}/analytics/summary",
     summary: `For admins (vendors.manage): a vendor's analytics summary, as GET /vendors/me/analytics/summary answers it to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: vendorByIdAccess,
+    access: byIdAccess,
     params: VendorIdParams,
     query: VendorAnalyticsSummaryQuery,
     response: VendorAnalyticsSummarySchema,
@@ -268,7 +263,7 @@ export const vendorAnalyticsEndpoints = {
     path: "/vendors/{id}/top-products",
     summary: `For admins (vendors.manage): a vendor's best products, as GET /vendors/me/analytics/top-products answers them to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: vendorByIdAccess,
+    access: byIdAccess,
     params: VendorIdParams,
     query: VendorTopProductsQuery,
     response: VendorTopProductsSchema,
@@ -278,7 +273,7 @@ export const vendorAnalyticsEndpoints = {
     path: "/vendors/{id}/products/performance",
     summary: `For admins (vendors.manage): a vendor's products with their measures, as GET /vendors/me/products/performance answers them to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: vendorByIdAccess,
+    access: byIdAccess,
     params: VendorIdParams,
     query: VendorProductsPerformanceQuery,
     response: VendorProductsPerformanceSchema,
@@ -288,7 +283,7 @@ export const vendorAnalyticsEndpoints = {
     path: "/vendors/{id}/products/performance/timeseries",
     summary: `For admins (vendors.manage): a vendor's daily series, as GET /vendors/me/products/performance/timeseries answers it to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: vendorByIdAccess,
+    access: byIdAccess,
     params: VendorIdParams,
     query: VendorPerformanceTimeseriesQuery,
     response: VendorPerformanceTimeseriesSchema,

@@ -8,18 +8,21 @@
  * - no search: the filters and the keyset as one query on the orders (the status and date indexes);
  * - "#1234": the unique name index; a whole email: the email's trigram index;
  * - otherwise a capped probe of the text matches (items first, then emails, tracking numbers, names,
- *   customers). Up to BROAD_MATCHES the matching ids are the candidates: one query with the filters.
+ *   customers). Up to SEARCH_TUNING.broadMatches (150) the matching ids are the candidates: one query
+ *   with the filters.
  * - Above, the search is "broad": the orders are walked in the page's order with the search as a
  *   condition and stop at a page + 1 (collecting and sorting thousands of matches is what made a
  *   common word slow). How each walked order is tested depends on the items' share of the matches:
- *   - items matched broadly (a common title word: "shirt"): the first WALK_WINDOW orders passing the
- *     filters are tested one by one through the order_id index (a page fills within a few hundred);
- *     only if the window ends without a full page does the walk go on past it as below;
+ *   - items matched broadly (a common title word: "shirt"): the first SEARCH_TUNING.walkWindow (300)
+ *     orders passing the filters are tested one by one through the order_id index (a page fills
+ *     within a few hundred); only if the window ends without a full page does the walk go on past it
+ *     as below;
  *   - otherwise, and after the window: the matching items are hashed once and each order is a hash
  *     probe. PostgreSQL picks this plan for an EXISTS under OR whatever the LIMIT (it plans for every
  *     order the filters let through), which made a common word with a status filter read all of its
  *     ~30,000 items to fill one page; the window is what a LIMIT-aware planner would have done.
- * The page's summaries (customer, item count and stage) come with the page in the same query.
+ * The page's summaries (customer, item count and stage) come with the page in the same query. A sort
+ * by total walks the (total_price, id) index like the others walk created_at and name.
  */
 import { Prisma as P } from "@prisma/client";
 import type { Prisma } from "@prisma/client";
@@ -264,7 +267,7 @@ export interface SearchTuning {
 
 /**
  * ~150 matches is where collecting the ids and walking cost about the same on 100k orders. A window
- * of 300 orders costs ~1.5 ms when it does not fill the page, and fills a page of 25 for a word on
+ * of 300 orders costs ~2 ms when it does not fill the page, and fills a page of 25 for a word on
  * about 9% of the orders or more (a garment or a material in the benchmark needs ~220), where hashing
  * its matching items costs 10–40 ms (scripts/bench/orders.ts).
  */

@@ -37,6 +37,7 @@ import { staffInvitationsHandlers } from "./handlers/staff-invitations.server";
 import { cartHandlers } from "./handlers/cart.server";
 import { checkoutHandlers } from "./handlers/checkout.server";
 import { orderAnalyticsHandlers } from "./handlers/order-analytics.server";
+import { vendorsHandlers } from "./handlers/vendors.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
@@ -73,6 +74,7 @@ export const handlers: AllHandlers = {
   ...cartHandlers,
   ...checkoutHandlers,
   ...orderAnalyticsHandlers,
+  ...vendorsHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

@@ -38,6 +38,7 @@ import { staffInvitationsEndpoints } from "./staff-invitations";
 import { cartEndpoints } from "./cart";
 import { checkoutEndpoints } from "./checkout";
 import { orderAnalyticsEndpoints } from "./order-analytics";
+import { vendorsEndpoints } from "./vendors";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -74,6 +75,7 @@ const areas = {
   cart: cartEndpoints,
   checkout: checkoutEndpoints,
   orderAnalytics: orderAnalyticsEndpoints,
+  vendors: vendorsEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -133,3 +135,4 @@ export * from "./taobao-import";
 export * from "./tryons";
 export * from "./image-models";
 export * from "./clones";
+export * from "./vendors";

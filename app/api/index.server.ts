@@ -37,6 +37,7 @@ import { staffInvitationsHandlers } from "./handlers/staff-invitations.server";
 import { cartHandlers } from "./handlers/cart.server";
 import { checkoutHandlers } from "./handlers/checkout.server";
 import { orderAnalyticsHandlers } from "./handlers/order-analytics.server";
+import { vendorAnalyticsHandlers } from "./handlers/vendor-analytics.server";
 import { vendorsHandlers } from "./handlers/vendors.server";
 
 export const handlers: AllHandlers = {
@@ -74,6 +75,7 @@ export const handlers: AllHandlers = {
   ...cartHandlers,
   ...checkoutHandlers,
   ...orderAnalyticsHandlers,
+  ...vendorAnalyticsHandlers,
   ...vendorsHandlers,
 };
 

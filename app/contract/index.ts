@@ -38,6 +38,7 @@ import { staffInvitationsEndpoints } from "./staff-invitations";
 import { cartEndpoints } from "./cart";
 import { checkoutEndpoints } from "./checkout";
 import { orderAnalyticsEndpoints } from "./order-analytics";
+import { vendorAnalyticsEndpoints } from "./vendor-analytics";
 import { vendorsEndpoints } from "./vendors";
 
 const areas = {
@@ -75,6 +76,7 @@ const areas = {
   cart: cartEndpoints,
   checkout: checkoutEndpoints,
   orderAnalytics: orderAnalyticsEndpoints,
+  vendorAnalytics: vendorAnalyticsEndpoints,
   vendors: vendorsEndpoints,
 };
 
@@ -135,4 +137,5 @@ export * from "./taobao-import";
 export * from "./tryons";
 export * from "./image-models";
 export * from "./clones";
+export * from "./vendor-analytics";
 export * from "./vendors";

@@ -26,7 +26,8 @@
  * Rates have four decimals. Amounts are decimal strings with two decimals in `currencyCode`.
  */
 import { z } from "zod";
-import { access, endpoint, type Access } from "./endpoint";
+import { access, endpoint } from "./endpoint";
+import { vendorByIdAccess } from "./vendors";
 import { ANALYTICS_MAX_DAYS, analyticsRangeDays } from "./order-analytics";
 
 export const VENDOR_ANALYTICS_DEFAULT_DAYS = 30;
@@ -35,13 +36,6 @@ export const VENDOR_TOP_PRODUCTS_DEFAULT_LIMIT = 10;
 export const VENDOR_TOP_PRODUCTS_MAX_LIMIT = 50;
 export const VENDOR_PERFORMANCE_DEFAULT_LIMIT = 25;
 export const VENDOR_PERFORMANCE_MAX_LIMIT = 100;
-
-/**
- * The routes by id (/vendors/{id}/…), with the rule of the other admin mirrors (vendorByIdAccess
- * in ./vendors): admins with `vendors.manage`, or a vendor, whose handler answers 404 for any
- * vendor id but its own (the permission binds admins only, app/api/auth.server.ts).
- */
-const byIdAccess = { kind: "role", roles: ["ADMIN", "VENDOR"], permission: "vendors.manage" } as const satisfies Access;
 
 const DateOnly = z
   .string()
@@ -170,7 +164,7 @@ export type VendorTopProducts = z.output<typeof VendorTopProductsSchema>;
 export const VendorProductsPerformanceQuery = z
   .object({
     ...rangeFields,
-    sort: z.enum(VendorPerformanceSort).default("revenue"),
+    sort: z.enum(VendorPerformanceSort).default("revenue").describe("ties go by product id"),
     order: z.enum(["asc", "desc"]).optional().describe("default: desc for measures, asc for title"),
     q: z.string().trim().max(200).optional().describe("words of the product title (case-insensitive)"),
     cursor: z.string().max(500).optional().describe("nextCursor of the previous page"),
@@ -253,7 +247,7 @@ export const vendorAnalyticsEndpoints = {
     path: "/vendors/{id}/analytics/summary",
     summary: `For admins (vendors.manage): a vendor's analytics summary, as GET /vendors/me/analytics/summary answers it to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: byIdAccess,
+    access: vendorByIdAccess,
     params: VendorIdParams,
     query: VendorAnalyticsSummaryQuery,
     response: VendorAnalyticsSummarySchema,
@@ -263,7 +257,7 @@ export const vendorAnalyticsEndpoints = {
     path: "/vendors/{id}/top-products",
     summary: `For admins (vendors.manage): a vendor's best products, as GET /vendors/me/analytics/top-products answers them to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: byIdAccess,
+    access: vendorByIdAccess,
     params: VendorIdParams,
     query: VendorTopProductsQuery,
     response: VendorTopProductsSchema,
@@ -273,7 +267,7 @@ export const vendorAnalyticsEndpoints = {
     path: "/vendors/{id}/products/performance",
     summary: `For admins (vendors.manage): a vendor's products with their measures, as GET /vendors/me/products/performance answers them to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: byIdAccess,
+    access: vendorByIdAccess,
     params: VendorIdParams,
     query: VendorProductsPerformanceQuery,
     response: VendorProductsPerformanceSchema,
@@ -283,7 +277,7 @@ export const vendorAnalyticsEndpoints = {
     path: "/vendors/{id}/products/performance/timeseries",
     summary: `For admins (vendors.manage): a vendor's daily series, as GET /vendors/me/products/performance/timeseries answers it to the vendor. ${DEFS}`,
     tags: ["Vendors"],
-    access: byIdAccess,
+    access: vendorByIdAccess,
     params: VendorIdParams,
     query: VendorPerformanceTimeseriesQuery,
     response: VendorPerformanceTimeseriesSchema,

@@ -25,6 +25,7 @@ import type { TaobaoSourcePort } from "~/providers/taobao/port";
 import { createImageAi, type ImageAiRouter } from "~/providers/image-ai/index.server";
 import type { StorefrontCartApi } from "~/storefront-api/cart-client";
 import { storefrontCartFor } from "~/storefront-api/reader.server";
+import { useStatsTimeZone } from "~/services/vendor-stats/daily-stats.server";
 
 export interface AppContext {
   config: AppConfig;
@@ -60,6 +61,9 @@ export interface AppContext {
 export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number }; loginAccountRateLimit?: { points: number; durationSeconds: number } }): AppContext {
   const queue = createJobQueue(deps.db, { leaseMs: deps.config.JOB_LEASE_MS });
   const storage = createStorage(deps.config);
+  // Event writers deep in the services date their daily-stats rows in the store's zone; read
+  // through the config object, so a zone changed while the app runs applies to the next event.
+  useStatsTimeZone(() => deps.config.STORE_TIMEZONE);
   return {
     config: deps.config,
     db: deps.db,

@@ -31,6 +31,7 @@ import type { Db } from "~/db.server";
 import type { Cart, CartLine, CartLineIssueCode } from "~/contract/cart";
 import { CART_MAX_LINE_QUANTITY } from "~/contract/cart";
 import type { Logger } from "~/lib/logger.server";
+import { bumpProductDay } from "./vendor-stats/daily-stats.server";
 import { DomainError, conflictError, failedError, invalid, notFoundError, unavailable, unprocessableError } from "~/lib/domain-errors";
 import {
   StorefrontCartError,
@@ -124,6 +125,9 @@ export async function addLine(deps: CartDeps, user: CartCaller, input: { merchan
     sf = settled.cart;
     warnings.push(...settled.warnings);
     sf = await ensureBuyerIdentity(deps, owner, sf);
+    // Units asked for: the vendor stats' add-to-carts (the store may have lowered the line to its stock).
+    const productId = sf.lines.find((l) => l.merchandise.id === input.merchandiseId)?.merchandise.product.id;
+    if (productId) await bumpProductDay(deps.db, { productId, at: new Date(), delta: { addToCarts: input.quantity } });
     return toCart(sf, lineWarnings(sf, warnings));
   });
 }

@@ -18,6 +18,7 @@ import { cardSelect, toProductCard } from "./catalog.server";
 import { toStore } from "./stores.server";
 import { visibleProductWhere } from "~/lib/visibility";
 import { mergeMetadata } from "./users.server";
+import { bumpProductDay } from "./vendor-stats/daily-stats.server";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 export const STORE_NOT_FOUND = "Store not found";
@@ -110,7 +111,10 @@ export async function toggleSavedProduct(db: Db, userId: string, productId: stri
     const product = await tx.product.findFirst({ where: { id: productId, ...visibleProductWhere() }, select: { id: true } });
     if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
     // skipDuplicates: a row written outside this lock (none today) still leaves the state asked for.
-    await tx.savedProduct.createMany({ data: [where], skipDuplicates: true });
+    // The save's own time dates its day in the vendor stats (the same instant as the row's).
+    const at = new Date();
+    const created = await tx.savedProduct.createMany({ data: [{ ...where, createdAt: at }], skipDuplicates: true });
+    if (created.count > 0) await bumpProductDay(tx, { productId, at, delta: { saves: 1 } });
     return { product_id: productId, saved: true };
   });
 }

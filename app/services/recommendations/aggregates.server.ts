@@ -25,6 +25,7 @@ import { badRequest, notFound } from "~/api/errors.server";
 import { Messages } from "~/contract/messages";
 import { isMissingId, toProductGid } from "~/lib/gid";
 import { ts, visibleSql } from "./sql.server";
+import { applyOrderToDailyStats, productDaysUpsertSql } from "~/services/vendor-stats/daily-stats.server";
 import { DAY_MS, DECAY_EPOCH_MS, HALF_LIFE_DAYS, MAX_EXPONENT, MIN_EXPONENT, eventWeight, type DecayKind } from "./decay";
 
 type Client = Db | Prisma.TransactionClient;
@@ -104,8 +105,11 @@ export async function recordProductView(db: Db, input: ViewInput): Promise<{ rec
     ), pairs AS (
       ${pairsInsertSql("view", pairsOf(productId, partners), eventWeight(now, "coView"), now)}
       RETURNING 1
+    ), daily AS (
+      ${productDaysUpsertSql([{ productId, at: now, delta: { views: 1 } }])!}
+      RETURNING 1
     )
-    SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM pop)::int AS popularity, (SELECT count(*) FROM pairs)::int AS pairs`;
+    SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM pop)::int AS popularity, (SELECT count(*) FROM pairs)::int AS pairs, (SELECT count(*) FROM daily)::int AS daily`;
   return { recorded: true, productId };
 }
 
@@ -141,6 +145,8 @@ function pairsInsertSql(kind: "view" | "purchase", pairs: [string, string][], we
 export async function applyOrderPurchases(db: Client, orderId: string, sign: 1 | -1, now: Date = new Date()): Promise<{ products: number; pairs: number }> {
   const events = await db.productPurchaseEvent.findMany({ where: { order_id: orderId }, select: { product_id: true, quantity: true, created_at: true } });
   if (events.length === 0) return { products: 0, pairs: 0 };
+  // The vendor stats' orders / units / revenue follow the same once-per-order events.
+  await applyOrderToDailyStats(db, orderId, sign);
   const known = new Set((await db.product.findMany({ where: { id: { in: [...new Set(events.map((e) => e.product_id))] } }, select: { id: true } })).map((p) => p.id));
   const byProduct = new Map<string, { units: number; weight: number; last: Date; first: Date }>();
   for (const e of events) {

@@ -32,6 +32,7 @@ import { queueEmail } from "../email.server";
 import { recordOrderEvent, userActor } from "../orders/order-events.server";
 import { toOrderGid } from "../account-orders.server";
 import { allowedRequestMoves, allowedReturnStatuses, returnMoveRefusal, RETURN_RULE_MESSAGES } from "./return-rules";
+import { applyReturnReceivedToDailyStats, applyReturnRefundToDailyStats } from "../vendor-stats/daily-stats.server";
 import {
   returnApprovedEmail,
   returnCancelledEmail,
@@ -634,6 +635,7 @@ export async function confirmReturn(ctx: Ctx, admin: Admin, id: string, body: { 
     const wholeLines = receivedItems.filter((li) => li.quantity >= li.order_item.quantity);
     if (wholeLines.length) await tx.orderItem.updateMany({ where: { id: { in: wholeLines.map((li) => li.order_item_id) } }, data: { status: "returned" } });
     await tx.return.update({ where: { id: cur.id }, data: { status: "DELIVERED", received_at: now, note_text: noteText } });
+    await applyReturnReceivedToDailyStats(tx, cur.id); // vendor stats: the received units, once (the claim above)
     const after = await mustFindReturn(tx, cur.id);
     const missing = after.line_items.filter((li) => !li.received);
     await recordOrderEvent(tx, {
@@ -708,6 +710,7 @@ export async function refundReturn(ctx: Ctx, admin: Admin, id: string, body: { a
   // 3. the record; the request closes with its refunded return.
   await ctx.db.$transaction(async (tx) => {
     await tx.return.update({ where: { id: ret.id }, data: { refunded_at: new Date() } });
+    await applyReturnRefundToDailyStats(tx, ret.id); // vendor stats: the refund over the received lines, once
     await closeRequestOf(tx, ret.id);
     await recordOrderEvent(tx, {
       orderId: ret.order_id,

@@ -21,6 +21,7 @@ import { TRYONS_DEFAULT_PROMPT_STRENGTH, type TryOnView } from "~/contract/tryon
 import { ownStorageKey } from "../image-source.server";
 import { startImageAiRequest, supportsOperation } from "../image-ai/requests.server";
 import { eligibleGarment } from "./products.server";
+import { bumpProductDay } from "../vendor-stats/daily-stats.server";
 
 export type { TryOnView };
 
@@ -225,6 +226,8 @@ export async function startTryOn(
   }
   ctx.log.info({ tryonId: tryon.id, requestId, cloneId: clone.id, productId: garment.product.id }, "try-on started");
   const row = await ctx.db.tryOn.findUniqueOrThrow({ where: { id: tryon.id }, include: tryOnInclude });
+  // A try-on request of the product (a reused result above is not a new one), dated as its row.
+  await bumpProductDay(ctx.db, { productId: row.product_id, at: row.created_at, delta: { tryOns: 1 } });
   return toTryOnView(row, requestId);
 }
 

@@ -11,8 +11,8 @@
  *   returned again is not a new request);
  * - add_to_carts: units added through the app's cart API (no event table: the rebuild keeps them);
  * - orders / units / revenue: when the order read model first stores an order, on the order's day;
- *   taken off again, on the same day, when the order becomes cancelled (once: the read model's
- *   purchase events say whether the order still counts, so replays change nothing);
+ *   taken off again, on the same day, when the order becomes cancelled (once: the order's purchase
+ *   events say whether it still counts, so webhook replays change nothing);
  * - returned_units: units of return lines confirmed received, on the confirmation's day;
  * - refunds: a refunded return's amount spread over its received lines by their value, on the
  *   refund's day.
@@ -72,6 +72,15 @@ export async function bumpProductDay(db: Client, bump: ProductDayBump): Promise<
  * (product, day) order, so two transactions bumping the same products never deadlock.
  */
 export async function bumpProductDays(db: Client, bumps: ProductDayBump[]): Promise<void> {
+  const sql = productDaysUpsertSql(bumps);
+  if (sql) await db.$executeRaw`${sql}`;
+}
+
+/**
+ * The upsert of `bumpProductDays` as SQL (null when there is nothing to add), for writers that
+ * store the event and its day in one statement (a CTE: `WITH ev AS (…), daily AS (<this>) …`).
+ */
+export function productDaysUpsertSql(bumps: ProductDayBump[]): Prisma.Sql | null {
   const merged = new Map<string, { productId: string; day: string; vendorId: string | null | undefined; counts: Record<(typeof COUNT_MEASURES)[number], number>; revenue: Prisma.Decimal; refunds: Prisma.Decimal }>();
   for (const b of bumps) {
     if (isZero(b.delta)) continue;
@@ -98,10 +107,10 @@ export async function bumpProductDays(db: Client, bumps: ProductDayBump[]): Prom
     merged.set(key, cur);
   }
   const rows = [...merged.values()].sort((a, b) => (a.productId === b.productId ? (a.day < b.day ? -1 : 1) : a.productId < b.productId ? -1 : 1));
-  if (rows.length === 0) return;
+  if (rows.length === 0) return null;
   const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
   // An unknown vendor (undefined) is read from the product; the given one (even null) is kept.
-  await db.$executeRaw`
+  return Prisma.sql`
     INSERT INTO product_daily_stats AS s (product_id, day, vendor_id, views, saves, try_ons, add_to_carts, orders, units, revenue, returned_units, refunds, updated_at)
     SELECT x.product_id, x.day::date,
            CASE WHEN x.vendor_known THEN x.vendor_id ELSE (SELECT p.vendor_id FROM products p WHERE p.id = x.product_id) END,
@@ -133,14 +142,20 @@ export async function bumpProductDays(db: Client, bumps: ProductDayBump[]): Prom
 /** The local day of a `timestamp` column (UTC without a zone) in `zone`. */
 const localDay = (column: Prisma.Sql, zone: string) => Prisma.sql`((${column} AT TIME ZONE 'UTC') AT TIME ZONE ${zone}::text)::date`;
 
-/** Per product: the order counts once, units and price × quantity of its lines not cancelled. */
-function orderLinesSql(zone: string, where: Prisma.Sql): Prisma.Sql {
+/**
+ * Per product: the order counts once, units and price × quantity of its lines, for orders not
+ * cancelled (`anyStatus`: whatever the order's status, to take off an order being cancelled). Lines
+ * count whatever their own status: every cancel path flips the order's lines with the order, before
+ * the stats can see them, so the lines that counted are only known as "the order's lines" (a line
+ * cancelled alone in an open order, a local-only move, keeps counting).
+ */
+function orderLinesSql(zone: string, where: Prisma.Sql, anyStatus = false): Prisma.Sql {
   return Prisma.sql`
     SELECT oi.product_id, ${localDay(Prisma.sql`o.created_at`, zone)} AS day,
            COALESCE(max(oi.vendor_id), max(p.vendor_id)) AS vendor_id,
            count(DISTINCT o.id)::int AS orders, sum(oi.quantity)::int AS units, sum(oi.price * oi.quantity)::numeric(14,2) AS revenue
     FROM order_items oi JOIN orders o ON o.id = oi.order_id LEFT JOIN products p ON p.id = oi.product_id
-    WHERE oi.product_id IS NOT NULL AND oi.status <> 'cancelled' AND o.status <> 'cancelled' AND ${where}
+    WHERE oi.product_id IS NOT NULL AND ${anyStatus ? Prisma.sql`TRUE` : Prisma.sql`o.status <> 'cancelled'`} AND ${where}
     GROUP BY 1, 2`;
 }
 
@@ -180,15 +195,25 @@ async function addRows(db: Client, select: Prisma.Sql, measures: ("orders" | "un
     INSERT INTO product_daily_stats AS s (product_id, day, vendor_id, ${cols}, updated_at)
     SELECT q.product_id, q.day, q.vendor_id, ${values}, now() FROM (${select}) q ORDER BY q.product_id, q.day
     ON CONFLICT (product_id, day) DO UPDATE SET ${sets}, vendor_id = COALESCE(s.vendor_id, EXCLUDED.vendor_id), updated_at = EXCLUDED.updated_at`;
+  // A day an order alone made leaves no row of zeros once the order is taken off (as the rebuild).
+  if (sign < 0) {
+    await db.$executeRaw`
+      DELETE FROM product_daily_stats s USING (${select}) q
+      WHERE s.product_id = q.product_id AND s.day = q.day AND ${ALL_ZERO}`;
+  }
 }
 
+const ALL_ZERO = Prisma.sql`s.views = 0 AND s.saves = 0 AND s.try_ons = 0 AND s.add_to_carts = 0 AND s.orders = 0 AND s.units = 0
+  AND s.revenue = 0 AND s.returned_units = 0 AND s.refunds = 0`;
+
 /**
- * An order's orders / units / revenue, added (1) when the read model first stores it, taken off
- * (−1) when it becomes cancelled. Run it before the status changes to cancelled for −1 (the lines
- * are read as they are stored) and after the lines are stored for 1.
+ * An order's orders / units / revenue, added (1) once its lines are stored the first time, taken
+ * off (−1) when it is cancelled. The caller says it counted: recommendations' applyOrderPurchases
+ * runs it exactly when the order's purchase events are written (once per order) and when they
+ * are deleted (cancellation: once, as the events are gone after it).
  */
 export async function applyOrderToDailyStats(db: Client, orderId: string, sign: 1 | -1, timeZone: string = statsTimeZone()): Promise<void> {
-  await addRows(db, orderLinesSql(timeZone, Prisma.sql`o.id = ${orderId}`), ["orders", "units", "revenue"], sign);
+  await addRows(db, orderLinesSql(timeZone, Prisma.sql`o.id = ${orderId}`, sign < 0), ["orders", "units", "revenue"], sign);
 }
 
 /** A confirmed return's received units, on its confirmation day (call once, after the confirmation is stored). */
@@ -264,9 +289,7 @@ export async function rebuildProductDailyStats(db: Db, opts: RebuildOptions = {}
           views = EXCLUDED.views, saves = EXCLUDED.saves, try_ons = EXCLUDED.try_ons, orders = EXCLUDED.orders, units = EXCLUDED.units,
           revenue = EXCLUDED.revenue, returned_units = EXCLUDED.returned_units, refunds = EXCLUDED.refunds, updated_at = EXCLUDED.updated_at`;
       await tx.$executeRaw`
-        DELETE FROM product_daily_stats s
-        WHERE ${rangeOfRows} AND views = 0 AND saves = 0 AND try_ons = 0 AND add_to_carts = 0 AND orders = 0 AND units = 0
-          AND revenue = 0 AND returned_units = 0 AND refunds = 0`;
+        DELETE FROM product_daily_stats s WHERE ${rangeOfRows} AND ${ALL_ZERO}`;
       const [{ n }] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM product_daily_stats s WHERE ${rangeOfRows}`;
       return { rows: n };
     },

@@ -31,6 +31,7 @@ import { runFalBenchmark } from "./bench/fal";
 import { runTryOnBenchmark } from "./bench/tryon";
 import { runCartBenchmark } from "./bench/cart";
 import { runOrderSearchBenchmark } from "./bench/orders";
+import { runVendorDashboardBenchmark } from "./bench/vendor";
 
 const log = (line: string) => console.log(line);
 let sectionFailures = 0;
@@ -213,6 +214,10 @@ try {
   if (args.sections.has("orders")) {
     console.log(`\n=== Admin order search: ${args.orders.toLocaleString("en")} generated orders on PostgreSQL ===`);
     await section("orders", () => runOrderSearchBenchmark({ orders: args.orders, queries: args.queries, log }));
+  }
+  if (args.sections.has("vendor")) {
+    console.log(`\n=== Vendor dashboard: ${args.views.toLocaleString("en")} generated view events on PostgreSQL ===`);
+    await section("vendor", () => runVendorDashboardBenchmark({ views: args.views, calls: args.queries, log }));
   }
   if (args.sections.has("tryon")) {
     console.log("\n=== Local try-on (CPU): vton-flux warm/cold, clone photo preprocessing ===");

@@ -1,7 +1,7 @@
 /**
  * Flags of `npm run bench -- [flags]`.
  */
-export const SECTIONS = ["startup", "api", "cart", "search", "recs", "photo", "throughput", "import", "fal", "tryon", "orders"] as const;
+export const SECTIONS = ["startup", "api", "cart", "search", "recs", "photo", "throughput", "import", "fal", "tryon", "orders", "vendor"] as const;
 export type Section = (typeof SECTIONS)[number];
 const GROUPS: Record<string, Section[]> = {
   embedded: ["startup", "api", "cart"],
@@ -27,6 +27,8 @@ export interface BenchArgs {
   importWorkers: number[];
   /** Orders generated for the order search benchmark. */
   orders: number;
+  /** View events generated for the vendor dashboard benchmark. */
+  views: number;
 }
 
 export const USAGE = `npm run bench -- [flags]
@@ -46,11 +48,14 @@ export const USAGE = `npm run bench -- [flags]
   (tryon: local CPU try-on latency warm/cold, clone photo preprocessing, peak RSS; 5 warm runs)
   --orders=<n>         orders generated for the order search benchmark (default 100000)
   (orders: admin order search p95 on PostgreSQL, target ≤ 50 ms)
+  --views=<n>          view events generated for the vendor dashboard benchmark (default 5000000)
+  (vendor: vendor dashboard endpoints p95 on PostgreSQL from product_daily_stats, target ≤ 50 ms;
+   --queries=<n> calls of each kind)
   --verbose            print the score of every labelled query
   --help               this text`;
 
 export function parseArgs(argv: string[]): BenchArgs | { help: true } | { error: string } {
-  const out: BenchArgs = { sections: new Set(SECTIONS), products: 20_000, queries: 200, connections: 32, duration: 15, verbose: false, server: "auto", importItems: 100, importWorkers: [1, 2, 4], orders: 100_000 };
+  const out: BenchArgs = { sections: new Set(SECTIONS), products: 20_000, queries: 200, connections: 32, duration: 15, verbose: false, server: "auto", importItems: 100, importWorkers: [1, 2, 4], orders: 100_000, views: 5_000_000 };
   const int = (name: string, v: string, min: number, max: number) => {
     const n = Number(v.replace(/_/g, ""));
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer between ${min} and ${max}`);
@@ -99,6 +104,9 @@ export function parseArgs(argv: string[]): BenchArgs | { help: true } | { error:
           break;
         case "--orders":
           out.orders = int("orders", value, 1000, 1_000_000);
+          break;
+        case "--views":
+          out.views = int("views", value, 10_000, 50_000_000);
           break;
         case "--verbose":
           out.verbose = true;

@@ -114,22 +114,19 @@ function resolveRange(deps: VendorAnalyticsDeps, query: Range): { from: string; 
 }
 
 /**
- * Reads in one transaction with JIT off: a year of a vendor's rows is costed high enough for
- * PostgreSQL to compile the plan, which takes longer than the sum itself.
+ * One statement, run with JIT off: a long range of a large vendor is costed high enough for
+ * PostgreSQL to compile the plan, which takes longer than the sum itself. A batch transaction
+ * (BEGIN, SET LOCAL, the statement, COMMIT) rather than an interactive one: no round trip waits
+ * on JavaScript in between.
  */
-function read<T>(db: PrismaClient, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SET LOCAL jit = off`;
-    return work(tx);
-  });
+async function read<T>(db: PrismaClient, statement: Prisma.Sql): Promise<T[]> {
+  const [, rows] = await db.$transaction([db.$executeRaw`SET LOCAL jit = off`, db.$queryRaw<T[]>(statement)]);
+  return rows;
 }
 
 /** The vendor's currency: the one most of its products are priced in (USD without products). */
-async function currencyOf(tx: Prisma.TransactionClient, vendorId: string): Promise<string> {
-  const rows = await tx.$queryRaw<{ code: string }[]>`
-    SELECT "currencyCode" AS code FROM products WHERE vendor_id = ${vendorId} GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 1`;
-  return rows[0]?.code ?? "USD";
-}
+const currencySql = (vendorId: string) =>
+  Prisma.sql`COALESCE((SELECT "currencyCode" FROM products WHERE vendor_id = ${vendorId} GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 1), 'USD')`;
 
 /** 404 unless the vendor exists (the admin routes by id). */
 export async function requireVendorExists(db: PrismaClient, vendorId: string): Promise<void> {
@@ -137,15 +134,34 @@ export async function requireVendorExists(db: PrismaClient, vendorId: string): P
   if (!found) throw notFoundError("Vendor not found");
 }
 
-/** Per-day sums of the vendor (one product or all) from `from` to `to`. */
-async function dailySums(tx: Prisma.TransactionClient, vendorId: string, from: string, to: string, productId?: string): Promise<Map<string, Sums>> {
-  const rows = await tx.$queryRaw<(SumsRow & { day: string })[]>`
-    SELECT s.day::text AS day, ${SUMS_SQL}
-    FROM product_daily_stats s
-    WHERE s.vendor_id = ${vendorId} AND s.day >= ${from}::date AND s.day <= ${to}::date
-      ${productId === undefined ? Prisma.empty : Prisma.sql`AND s.product_id = ${productId}`}
-    GROUP BY s.day`;
-  return new Map(rows.map((r) => [r.day, sumsOf(r)]));
+/**
+ * Per-day sums of the vendor (one product or all) from `from` to `to`, its currency and, for one
+ * product, whether the product is the vendor's (now, or when it had rows with the vendor before it
+ * changed hands): one row at least, with a null day when nothing happened.
+ */
+async function dailySums(db: PrismaClient, vendorId: string, from: string, to: string, productId?: string): Promise<{ byDay: Map<string, Sums>; currencyCode: string; owned: boolean }> {
+  const owned =
+    productId === undefined
+      ? Prisma.sql`true`
+      : Prisma.sql`(EXISTS (SELECT 1 FROM products WHERE id = ${productId} AND vendor_id = ${vendorId})
+          OR EXISTS (SELECT 1 FROM product_daily_stats WHERE product_id = ${productId} AND vendor_id = ${vendorId}))`;
+  const rows = await read<SumsRow & { day: string | null; currency: string; owned: boolean }>(
+    db,
+    Prisma.sql`
+      WITH d AS (
+        SELECT s.day::text AS day, ${SUMS_SQL}
+        FROM product_daily_stats s
+        WHERE s.vendor_id = ${vendorId} AND s.day >= ${from}::date AND s.day <= ${to}::date
+          ${productId === undefined ? Prisma.empty : Prisma.sql`AND s.product_id = ${productId}`}
+        GROUP BY s.day
+      )
+      SELECT meta.currency, meta.owned, d.* FROM (SELECT ${currencySql(vendorId)} AS currency, ${owned} AS owned) meta LEFT JOIN d ON true`,
+  );
+  return {
+    byDay: new Map(rows.filter((r) => r.day !== null).map((r) => [r.day!, sumsOf(r)])),
+    currencyCode: rows[0]?.currency ?? "USD",
+    owned: rows[0]?.owned ?? false,
+  };
 }
 
 /** Every day of the range (zeros for days without rows) and their totals. */
@@ -168,10 +184,7 @@ export async function vendorAnalyticsSummary(
   const range = resolveRange(deps, query);
   const prev = query.compare === "previous" ? previousRange(range) : null;
   // One read covers both periods: they are adjacent.
-  const { byDay, currencyCode } = await read(deps.db, async (tx) => ({
-    byDay: await dailySums(tx, vendorId, prev?.from ?? range.from, range.to),
-    currencyCode: await currencyOf(tx, vendorId),
-  }));
+  const { byDay, currencyCode } = await dailySums(deps.db, vendorId, prev?.from ?? range.from, range.to);
   return {
     vendorId,
     from: range.from,
@@ -189,16 +202,8 @@ export async function vendorPerformanceTimeseries(
   query: Range & { productId?: string },
 ): Promise<VendorPerformanceTimeseries> {
   const range = resolveRange(deps, query);
-  const { byDay, currencyCode } = await read(deps.db, async (tx) => {
-    if (query.productId !== undefined) {
-      // The vendor's product now, or one it sold before it changed hands: its rows are the vendor's.
-      const owned = await tx.$queryRaw<{ ok: number }[]>`
-        SELECT 1 AS ok WHERE EXISTS (SELECT 1 FROM products WHERE id = ${query.productId} AND vendor_id = ${vendorId})
-          OR EXISTS (SELECT 1 FROM product_daily_stats WHERE product_id = ${query.productId} AND vendor_id = ${vendorId})`;
-      if (owned.length === 0) throw notFoundError("Product not found");
-    }
-    return { byDay: await dailySums(tx, vendorId, range.from, range.to, query.productId), currencyCode: await currencyOf(tx, vendorId) };
-  });
+  const { byDay, currencyCode, owned } = await dailySums(deps.db, vendorId, range.from, range.to, query.productId);
+  if (!owned) throw notFoundError("Product not found");
   return {
     vendorId,
     from: range.from,
@@ -216,6 +221,7 @@ interface ProductRow extends SumsRow {
   handle: string | null;
   status: string | null;
   image_url: string | null;
+  currency: string;
 }
 
 /**
@@ -225,7 +231,7 @@ interface ProductRow extends SumsRow {
  */
 function productRowsSql(vendorId: string, from: string, to: string, withIdle: boolean): Prisma.Sql {
   return Prisma.sql`
-    WITH agg AS (
+    WITH cur AS (SELECT ${currencySql(vendorId)} AS code), agg AS (
       SELECT s.product_id, ${SUMS_SQL}
       FROM product_daily_stats s
       WHERE s.vendor_id = ${vendorId} AND s.day >= ${from}::date AND s.day <= ${to}::date
@@ -236,9 +242,16 @@ function productRowsSql(vendorId: string, from: string, to: string, withIdle: bo
     )
     SELECT ids.product_id,
       COALESCE(p.title, (SELECT oi.title FROM order_items oi WHERE oi.product_id = ids.product_id ORDER BY oi.created_at DESC LIMIT 1), ids.product_id) AS title,
-      p.handle, p.status::text AS status, p."featuredImageUrl" AS image_url,
+      p.handle, p.status::text AS status, p."featuredImageUrl" AS image_url, (SELECT code FROM cur) AS currency,
       agg.views, agg.saves, agg.try_ons, agg.add_to_carts, agg.orders, agg.units, agg.revenue, agg.returned_units, agg.refunds
     FROM ids LEFT JOIN agg ON agg.product_id = ids.product_id LEFT JOIN products p ON p.id = ids.product_id`;
+}
+
+async function productRows(db: PrismaClient, vendorId: string, range: { from: string; to: string }, withIdle: boolean): Promise<{ rows: ProductRow[]; currencyCode: string }> {
+  const rows = await read<ProductRow>(db, productRowsSql(vendorId, range.from, range.to, withIdle));
+  // Without rows (no product, nothing sold) the currency is asked alone.
+  const currencyCode = rows[0]?.currency ?? (await read<{ code: string }>(db, Prisma.sql`SELECT ${currencySql(vendorId)} AS code`))[0]?.code ?? "USD";
+  return { rows, currencyCode };
 }
 
 interface Ranked {
@@ -296,10 +309,7 @@ export async function vendorTopProducts(
   const range = resolveRange(deps, query);
   const by = query.by ?? "revenue";
   const limit = query.limit ?? VENDOR_TOP_PRODUCTS_DEFAULT_LIMIT;
-  const { rows, currencyCode } = await read(deps.db, async (tx) => ({
-    rows: await tx.$queryRaw<ProductRow[]>(productRowsSql(vendorId, range.from, range.to, false)),
-    currencyCode: await currencyOf(tx, vendorId),
-  }));
+  const { rows, currencyCode } = await productRows(deps.db, vendorId, range, false);
   const items = rows
     .map(ranked)
     .filter((x) => (sortValue(x, by) as number) > 0)
@@ -343,10 +353,7 @@ export async function vendorProductsPerformance(
   const order = query.order ?? (sort === "title" ? "asc" : "desc");
   const limit = query.limit ?? VENDOR_PERFORMANCE_DEFAULT_LIMIT;
   const after = query.cursor ? decodeCursor(query.cursor, sort, order) : null;
-  const { rows, currencyCode } = await read(deps.db, async (tx) => ({
-    rows: await tx.$queryRaw<ProductRow[]>(productRowsSql(vendorId, range.from, range.to, true)),
-    currencyCode: await currencyOf(tx, vendorId),
-  }));
+  const { rows, currencyCode } = await productRows(deps.db, vendorId, range, true);
   // A vendor has hundreds of products, not millions: its whole list is summed in one statement
   // and searched, sorted and paged here; the cursor is the last row's sort value and id, so pages
   // do not skip or repeat rows when figures move between two calls.

@@ -326,6 +326,56 @@ describe("payouts", () => {
     expect((await app.database.db.vendorPayout.findUniqueOrThrow({ where: { id: oct.id } })).status).toBe("pending");
   });
 
+  it("a late refund changes a pending period and leaves a paid one as it was paid", async () => {
+    const db = app.database.db;
+    // PA2 × 3 of the 21 September order (30.00), refunded 15.00 in September (already paid) and
+    // a second 6.00 refund in October (pending): October refunds 34.62 + 6.00 = 40.62.
+    const item = await db.orderItem.findFirstOrThrow({ where: { product_id: PA2, quantity: 3 } });
+    await db.return.create({
+      data: {
+        id: "ret-vendor-api-late-1",
+        order_id: item.order_id,
+        status: "REFUNDED",
+        refund_amount: new Prisma.Decimal("15.00"),
+        received_at: new Date("2026-09-25T00:00:00Z"),
+        refunded_at: new Date("2026-09-26T00:00:00Z"),
+        line_items: { create: [{ order_item_id: item.id, quantity: 1, received: true }] },
+      },
+    });
+    const other = await order({ at: "2026-10-10T00:00:00Z", items: [{ product: PA3, qty: 1, price: "6.00" }] });
+    await db.return.create({
+      data: {
+        id: "ret-vendor-api-late-2",
+        order_id: other.id,
+        status: "REFUNDED",
+        refund_amount: new Prisma.Decimal("6.00"),
+        received_at: new Date("2026-10-11T00:00:00Z"),
+        refunded_at: new Date("2026-10-12T00:00:00Z"),
+        line_items: { create: [{ order_item_id: other.line(0), quantity: 1, received: true }] },
+      },
+    });
+    const r = await asVendorA("GET", "/vendors/me/analytics/payouts", { query: { from: "2026-09", to: "2026-10" } });
+    const byPeriod = Object.fromEntries(r.body.items.map((p: { period: string }) => [p.period, p]));
+    expect(byPeriod["2026-09"]).toMatchObject({ status: "paid", gross: "130.00", refunds: "0.00", commission: "13.00", net: "117.00", reference: "TR-2026-09" });
+    // October: gross 40.00 + 6.00 = 46.00; refunds 40.62; (46 − 40.62) × 10 % = 0.538 → 0.54; net 4.84.
+    expect(byPeriod["2026-10"]).toMatchObject({ status: "pending", gross: "46.00", refunds: "40.62", returns: "56.00", returnedUnits: 2, commission: "0.54", net: "4.84" });
+    const row = await db.vendorPayout.findUniqueOrThrow({ where: { id: byPeriod["2026-10"].id } });
+    expect([row.gross_sales.toFixed(2), row.refunds.toFixed(2), row.commission.toFixed(2), row.amount.toFixed(2)]).toEqual(["46.00", "40.62", "0.54", "4.84"]);
+  });
+
+  it("reads at once make one row per period; two admins marking the same payout paid: one 200, one 409", async () => {
+    const before = await app.database.db.vendorPayout.count({ where: { vendor_id: B } });
+    await Promise.all([1, 2, 3].map(() => app.api("GET", `/vendors/${B}/payouts`, { token: manager.token, query: { from: "2026-09", to: "2026-10" } })));
+    const rows = await app.database.db.vendorPayout.findMany({ where: { vendor_id: B } });
+    expect(rows).toHaveLength(Math.max(before, 2));
+    const target = rows.find((p) => p.status === "pending")!;
+    const results = await Promise.all(["R-1", "R-2"].map((reference) => app.api("POST", `/vendors/${B}/payouts/${target.id}/mark-paid`, { token: manager.token, body: { reference } })));
+    expect(results.map((x) => x.status).sort()).toEqual([200, 409]);
+    const paid = await app.database.db.vendorPayout.findUniqueOrThrow({ where: { id: target.id } });
+    expect(paid.status).toBe("paid");
+    expect(paid.reference).toBe(results.find((x) => x.status === 200)!.body.reference);
+  });
+
   it("ISOLATION: A's payout under B's vendor id is 404; B cannot read A's payouts by id", async () => {
     const oct = (await app.database.db.vendorPayout.findMany({ where: { vendor_id: A, status: "pending" } }))[0];
     expect((await app.api("POST", `/vendors/${B}/payouts/${oct.id}/mark-paid`, { token: manager.token, body: { reference: "X" } })).status).toBe(404);

@@ -2,8 +2,8 @@
  * The staff home pages in local mode, through their loaders: the /app layout (who is signed in and
  * the navigation per role and permission), the admin dashboard (app/routes/app._index.tsx: counts,
  * active products by gender, system health; vendors are sent to their own page) and the vendor
- * page (app/routes/app.vendor.tsx: only the caller's vendor, its stores and products — another
- * vendor's data never shows). Guards: signed out or a shopper → login, an admin on the vendor page
+ * home (app/routes/app.vendor.tsx: only the caller's vendor — another vendor's data never shows;
+ * its figures in vendor-screens.test.ts). Guards: signed out or a shopper → login, an admin on the vendor page
  * → 403, a vendor user without a vendor → 403. Each page server-rendered with Polaris.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,9 +101,9 @@ describe("the /app layout", () => {
     expect(bare.user).toEqual({ email: "bare@staff.test", name: "bare@staff.test", role: "ADMIN" });
   });
 
-  it("gives a vendor only their vendor page", async () => {
+  it("gives a vendor only their vendor pages", async () => {
     const data = await loadLayout(nordUser.token);
-    expect(data.nav).toEqual([{ label: "My vendor", url: "/app/vendor" }]);
+    expect(urls(data.nav)).toEqual(["/app/vendor", "/app/vendor/products", "/app/vendor/stores", "/app/vendor/payouts"]);
     expect(data.user).toEqual({ email: "nord@staff.test", name: "Nils", role: "VENDOR" });
   });
 
@@ -115,7 +115,7 @@ describe("the /app layout", () => {
     expect(html).not.toContain("Admin users");
     expect(html).toContain("Sign out");
     const vendorHtml = await renderRoute({ id: "routes/app", path: "/app", url: "/app", data: await loadLayout(nordUser.token), Component: layout.default });
-    expect(vendorHtml).toContain("My vendor");
+    expect(vendorHtml).toContain("Payouts");
     expect(vendorHtml).not.toContain("Dashboard");
   });
 });
@@ -181,26 +181,13 @@ describe("the vendor page", () => {
     }
   });
 
-  it("shows only the caller's vendor: its stores with product counts and its latest products", async () => {
+  it("shows only the caller's vendor (the home's figures are tested in vendor-screens.test.ts)", async () => {
     const data = await loadVendor(nordUser.token);
-    expect(data.vendor).toEqual({ id: nord.id, name: "Atelier Nord", handle: "atelier-nord", commissionRate: "12.50" });
-    expect(data.stores.map((s) => [s.name, s.target_gender, s.products])).toEqual([
-      ["Nord Menswear", "menswear", 2],
-      ["Nord Womenswear", "womenswear", 1],
-    ]);
-    expect(data.productCount).toBe(3);
-    expect(data.recentProducts.map((p) => [p.title, p.status])).toEqual([
-      ["Nord Pleated Skirt", "draft"],
-      ["Nord Cord Trousers", "active"],
-      ["Nord Wool Overshirt", "active"],
-    ]);
-    expect(data.recentProducts[2]).toMatchObject({ price: "120.00 USD", totalInventory: 10, featuredImageUrl: "/uploads/images/test/7101-0.jpg" });
+    expect(data.vendor).toMatchObject({ id: nord.id, name: "Atelier Nord", handle: "atelier-nord", commission_rate: "12.50", storeCount: 2, productCount: 3 });
+    expect(data.scope).toEqual({ vendorId: nord.id, base: "/app/vendor", asAdmin: false });
     expect(JSON.stringify(data)).not.toMatch(/Bazaar/);
-
     const other = await loadVendor(bazaarUser.token);
     expect(other.vendor.name).toBe("Bazaar Basics");
-    expect(other.stores.map((s) => s.name)).toEqual(["Bazaar Everyday"]);
-    expect(other.recentProducts.map((p) => p.title)).toEqual(["Bazaar Basic Tee", "Bazaar Canvas Tote"]);
     expect(JSON.stringify(other)).not.toMatch(/Nord/);
   });
 
@@ -209,26 +196,21 @@ describe("the vendor page", () => {
     const html = await render(nordUser.token);
     expect(html).toContain("Atelier Nord");
     expect(html).toContain("Commission 12.50%");
-    expect(html).toContain("3 products in 2 stores");
-    expect(html).toContain("Products per store");
-    expect(html).toContain('aria-label="Nord Menswear: 2, Nord Womenswear: 1"');
-    for (const title of ["Nord Wool Overshirt", "Nord Cord Trousers", "Nord Pleated Skirt"]) expect(html).toContain(title);
-    expect(html).toContain("120.00 USD");
     expect(html).not.toContain("Bazaar");
     const other = await render(bazaarUser.token);
-    expect(other).toContain("Bazaar Basic Tee");
-    expect(other).toContain("2 products in 1 store<");
+    expect(other).toContain("Bazaar Basics");
     expect(other).not.toContain("Nord");
   });
 
-  it("renders a vendor without stores or products", async () => {
+  it("renders a vendor without stores or products (every figure zero)", async () => {
     const empty = await app.database.db.vendor.create({ data: { name: "Cove Studio", handle: "cove-studio" } });
     const user = await app.createUser({ role: "VENDOR", vendorId: empty.id });
     const data = await loadVendor(user.token);
-    expect(data).toMatchObject({ vendor: { name: "Cove Studio", commissionRate: "15.00" }, stores: [], productCount: 0, recentProducts: [] });
+    expect(data).toMatchObject({ vendor: { name: "Cove Studio", commission_rate: "15.00", storeCount: 0, productCount: 0 }, error: null });
+    expect(data.summary?.totals).toMatchObject({ views: 0, orders: 0, revenue: "0.00" });
     const html = await renderRoute({ id: "routes/app.vendor", path: "/app/vendor", url: "/app/vendor", data, Component: vendorPage.default });
     expect(html).toContain("Cove Studio");
-    expect(html).toContain("0 products in 0 stores");
+    expect(html).toContain('data-testid="analytics-empty"');
     expect(html).not.toContain("Nord");
     expect(html).not.toContain("Bazaar");
   });

@@ -55,7 +55,7 @@ async function order(o: { at: Date | string; status?: OrderStatus; items: { prod
   return { id, line: (i: number) => `gid://shopify/LineItem/${910_000 + n}${i}` };
 }
 
-const asVendorA = (method: string, path: string, opts: { body?: unknown; query?: Record<string, string> } = {}) => app.api(method, path, { ...opts, token: vendorA.token });
+const asVendorA = (method: string, path: string, opts: { body?: unknown; query?: Record<string, string | undefined> } = {}) => app.api(method, path, { ...opts, token: vendorA.token });
 
 beforeAll(async () => {
   app = await createTestApp({ env: { STORE_TIMEZONE: ZONE } });

@@ -81,7 +81,10 @@ export function buildOpenApiDocument(serverUrl = "/api") {
           content:
             def.responseType === "html"
               ? { "text/html": { schema: { type: "string" } } }
-              : { "application/json": { schema: toSchema(def.response, "output") } },
+              : {
+                  "application/json": { schema: toSchema(def.response, "output") },
+                  ...Object.fromEntries((def.alternateContent ?? []).map((type) => [type, { schema: { type: "string" } }])),
+                },
         },
         ...(def.rateLimit
           ? { "429": { description: `Too many requests${def.rateLimit === "language" ? " (language-model work: one budget per user, 20 a minute by default)" : def.rateLimit === "image" ? " (image work: one budget per user)" : ""}: wait for the Retry-After header's seconds`, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } }

@@ -64,6 +64,11 @@ export interface EndpointDef<
   rateLimit?: "auth" | "image" | "language";
   /** Responses that are not JSON (docs page). */
   responseType?: "json" | "html";
+  /**
+   * Other media types of the success answer, chosen by the request (a `format=csv` query): the
+   * handler returns its own Response for them; listed here for the OpenAPI document.
+   */
+  alternateContent?: readonly "text/csv"[];
   /** A multipart/form-data upload: its fields, for the OpenAPI document (the body schema validates the FormData). */
   multipart?: Record<string, { kind: "file" | "text"; required?: boolean; description?: string }>;
   /**

@@ -259,6 +259,7 @@ export const vendorsEndpoints = {
     access: access.vendor,
     query: VendorPayoutsQuery,
     response: VendorPayoutsSchema,
+    alternateContent: ["text/csv"],
   }),
   vendorsList: endpoint({
     method: "GET",
@@ -323,6 +324,7 @@ export const vendorsEndpoints = {
     params: VendorIdParams,
     query: VendorPayoutsQuery,
     response: VendorPayoutsSchema,
+    alternateContent: ["text/csv"],
   }),
   vendorsPayoutMarkPaid: endpoint({
     method: "POST",

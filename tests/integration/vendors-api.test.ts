@@ -300,6 +300,11 @@ describe("payouts", () => {
       "2026-10,2026-09-30T15:00:00.000Z,2026-10-31T15:00:00.000Z,pending,40.00,34.62,50.00,1,1,10.00,0.54,4.84,USD,,",
       "2026-09,2026-08-31T15:00:00.000Z,2026-09-30T15:00:00.000Z,pending,130.00,0.00,0.00,0,5,10.00,13.00,117.00,USD,,",
     ]);
+    // The OpenAPI document names both answers.
+    const doc = await app.api("GET", "/openapi.json");
+    for (const path of ["/vendors/me/analytics/payouts", "/vendors/{id}/payouts"]) {
+      expect(Object.keys(doc.body.paths[path].get.responses["200"].content).sort(), path).toEqual(["application/json", "text/csv"]);
+    }
   });
 
   it("POST mark-paid: pending → paid once with its reference, which the vendor then sees; again 409", async () => {

@@ -21,10 +21,8 @@ const STATUS_TABS: { id: ProductStatusFilter; label: string }[] = [
   { id: "draft", label: "Draft" },
   { id: "archived", label: "Archived" },
 ];
-const STATUS_TONE: Record<string, "success" | "info" | undefined> = {
-  active: "success",
-  draft: "info",
-};
+const STATUS_TONE: Record<string, "success" | "info" | undefined> = { active: "success", draft: "info" };
+const STATUS_LABEL: Record<string, string> = { active: "Active", draft: "Draft", archived: "Archived" };
 
 /** The sortable columns, in the table's order, with the sort each one asks the API for. */
 const COLUMNS: { title: string; sort: VendorPerformanceSort }[] = [
@@ -37,7 +35,7 @@ const COLUMNS: { title: string; sort: VendorPerformanceSort }[] = [
   { title: "Return rate", sort: "return_rate" },
   { title: "Conversion", sort: "conversion" },
 ];
-// Product, status, then the measures (then the action column, for the vendor).
+// Product, status (the vendor's status change), then the measures.
 const SORTABLE = [true, false, ...COLUMNS.map(() => true)];
 
 export type StatusActionResult = ({ ok: true; message: string } | { ok: false; error: string }) & { intent: "status" };
@@ -75,14 +73,9 @@ export function VendorProducts(p: VendorProductsProps) {
   const money = moneyFormat(perf?.currencyCode ?? "USD");
   // Column 0 is the title; the measures start at column 2.
   const sortIndex = p.sort === "title" ? 0 : 2 + COLUMNS.findIndex((c) => c.sort === p.sort);
-  const headings = [
-    { title: "Product" },
-    { title: "Status" },
-    ...COLUMNS.map((c) => ({ title: c.title, alignment: "end" as const })),
-    ...(p.canChangeStatus ? [{ title: "Change status" }] : []),
-  ] as IndexTableProps["headings"];
+  const headings = [{ title: "Product" }, { title: "Status" }, ...COLUMNS.map((c) => ({ title: c.title, alignment: "end" as const }))] as IndexTableProps["headings"];
   return (
-    <Page title={p.title} backAction={p.backAction} subtitle={perf ? `Performance ${longDay(perf.from)} – ${longDay(perf.to)}, days in ${perf.timeZone}` : undefined}>
+    <Page fullWidth title={p.title} backAction={p.backAction} subtitle={perf ? `Performance ${longDay(perf.from)} – ${longDay(perf.to)}, days in ${perf.timeZone}` : undefined}>
       <Layout>
         <Layout.Section>
           <VendorTabs base={p.base} selected="products" />
@@ -128,7 +121,7 @@ export function VendorProducts(p: VendorProductsProps) {
               itemCount={perf?.items.length ?? 0}
               selectable={false}
               headings={headings}
-              sortable={p.canChangeStatus ? [...SORTABLE, false] : SORTABLE}
+              sortable={SORTABLE}
               sortColumnIndex={sortIndex}
               sortDirection={p.order === "asc" ? "ascending" : "descending"}
               defaultSortDirection="descending"
@@ -172,19 +165,8 @@ export function VendorProducts(p: VendorProductsProps) {
                     </IndexTable.Cell>
                     <IndexTable.Cell>
                       <span data-testid="vendor-product-status" data-status={row.status ?? ""}>
-                        <Badge tone={STATUS_TONE[row.status ?? ""]}>{row.status ?? "removed"}</Badge>
-                      </span>
-                    </IndexTable.Cell>
-                    {cells.map((c, j) => (
-                      <IndexTable.Cell key={COLUMNS[j].sort}>
-                        <Text as="span" alignment="end" numeric>
-                          {c}
-                        </Text>
-                      </IndexTable.Cell>
-                    ))}
-                    {p.canChangeStatus ? (
-                      <IndexTable.Cell>
-                        {row.status ? (
+                        {/* The vendor changes the status where it reads it; admins look on. */}
+                        {p.canChangeStatus && row.status ? (
                           <Select
                             label={`Status of ${row.title}`}
                             labelHidden
@@ -199,9 +181,18 @@ export function VendorProducts(p: VendorProductsProps) {
                               })
                             }
                           />
-                        ) : null}
+                        ) : (
+                          <Badge tone={STATUS_TONE[row.status ?? ""]}>{STATUS_LABEL[row.status ?? ""] ?? "Removed"}</Badge>
+                        )}
+                      </span>
+                    </IndexTable.Cell>
+                    {cells.map((c, j) => (
+                      <IndexTable.Cell key={COLUMNS[j].sort}>
+                        <Text as="span" alignment="end" numeric>
+                          {c}
+                        </Text>
                       </IndexTable.Cell>
-                    ) : null}
+                    ))}
                   </IndexTable.Row>
                 );
               })}

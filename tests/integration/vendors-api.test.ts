@@ -27,7 +27,7 @@ const VENDOR_OF: Record<string, string> = { [PA1]: A, [PA2]: A, [PA3]: A, [PB1]:
 const ZONE = "Asia/Tokyo";
 
 let seq = 0;
-async function order(o: { at: Date | string; status?: OrderStatus; items: { product: string; qty: number; price: string; status?: OrderItemStatus }[] }) {
+async function order(o: { at: Date | string; status?: OrderStatus; items: { product: string; qty: number; price: string; status?: OrderItemStatus; noVendor?: boolean }[] }) {
   const n = ++seq;
   const id = `gid://shopify/Order/${910_000 + n}`;
   const created = new Date(o.at);
@@ -42,7 +42,7 @@ async function order(o: { at: Date | string; status?: OrderStatus; items: { prod
         create: o.items.map((it, i) => ({
           id: `gid://shopify/LineItem/${910_000 + n}${i}`,
           product_id: it.product,
-          vendor_id: VENDOR_OF[it.product],
+          vendor_id: it.noVendor ? null : VENDOR_OF[it.product],
           title: it.product,
           quantity: it.qty,
           price: new Prisma.Decimal(it.price),
@@ -347,7 +347,8 @@ describe("payouts", () => {
         line_items: { create: [{ order_item_id: item.id, quantity: 1, received: true }] },
       },
     });
-    const other = await order({ at: "2026-10-10T00:00:00Z", items: [{ product: PA3, qty: 1, price: "6.00" }] });
+    // Recorded without a vendor on the item: its product's vendor counts.
+    const other = await order({ at: "2026-10-10T00:00:00Z", items: [{ product: PA3, qty: 1, price: "6.00", noVendor: true }] });
     await db.return.create({
       data: {
         id: "ret-vendor-api-late-2",

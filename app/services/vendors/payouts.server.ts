@@ -56,6 +56,15 @@ const hasActivity = (f: MonthFigures) => !f.gross.isZero() || !f.refunds.isZero(
 
 const localMonth = (col: Prisma.Sql, zone: string) => Prisma.sql`to_char((${col} AT TIME ZONE 'UTC') AT TIME ZONE ${zone}, 'YYYY-MM')`;
 const vendorOfItem = Prisma.sql`COALESCE(oi.vendor_id, p.vendor_id)`;
+/**
+ * The vendor's order items: its own (the item's vendor_id, through its index) and, for items
+ * recorded without one, those of its products. Two index walks instead of a scan of every item.
+ */
+const vendorItems = (vendorId: string) => Prisma.sql`
+  SELECT oi.order_id, oi.price, oi.quantity, oi.status, oi."currencyCode" FROM order_items oi WHERE oi.vendor_id = ${vendorId}
+  UNION ALL
+  SELECT oi.order_id, oi.price, oi.quantity, oi.status, oi."currencyCode" FROM products p JOIN order_items oi ON oi.product_id = p.id
+  WHERE p.vendor_id = ${vendorId} AND oi.vendor_id IS NULL`;
 
 /** The vendor's figures per month (YYYY-MM) of [fromMonth, toMonth], and the currency of its sales. */
 async function monthFigures(db: Db, vendorId: string, fromMonth: string, toMonth: string, zone: string): Promise<{ byMonth: Map<string, MonthFigures>; currency: string | null }> {
@@ -65,9 +74,8 @@ async function monthFigures(db: Db, vendorId: string, fromMonth: string, toMonth
     db.$queryRaw<{ month: string; gross: string; units: number; currency: string | null }[]>`
       SELECT ${localMonth(Prisma.sql`o.created_at`, zone)} AS month, sum(oi.price * oi.quantity)::text AS gross,
              sum(oi.quantity)::int AS units, max(oi."currencyCode") AS currency
-      FROM order_items oi JOIN orders o ON o.id = oi.order_id LEFT JOIN products p ON p.id = oi.product_id
-      WHERE ${vendorOfItem} = ${vendorId} AND o.created_at >= ${start} AND o.created_at < ${end}
-        AND oi.status <> 'cancelled' AND o.status <> 'cancelled'
+      FROM (${vendorItems(vendorId)}) oi JOIN orders o ON o.id = oi.order_id
+      WHERE o.created_at >= ${start} AND o.created_at < ${end} AND oi.status <> 'cancelled' AND o.status <> 'cancelled'
       GROUP BY 1`,
     // A refund is spread over its return's received lines by their value, all vendors' lines
     // together, rounded per line (as product_daily_stats does); the vendor's shares are summed.
@@ -300,8 +308,7 @@ export async function setCommissionRate(deps: { db: Db; timeZone: string; now?: 
   const text = commissionRateText(rate);
   const vendor = await mustFindVendor(db, vendorId);
   const first = await db.$queryRaw<{ first: Date | null }[]>`
-    SELECT min(o.created_at) AS first FROM order_items oi JOIN orders o ON o.id = oi.order_id LEFT JOIN products p ON p.id = oi.product_id
-    WHERE ${vendorOfItem} = ${vendorId}`;
+    SELECT min(o.created_at) AS first FROM (${vendorItems(vendorId)}) oi JOIN orders o ON o.id = oi.order_id`;
   const current = todayIn(zone, now).slice(0, 7);
   if (first[0]?.first) {
     const firstMonth = todayIn(zone, first[0].first).slice(0, 7);

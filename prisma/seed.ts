@@ -36,6 +36,8 @@ async function main(): Promise<void> {
       uploadsDir: path.join(dataDir, "uploads"),
       // As on the first start, the demo's dates move to the present (./demo/shift-dates.ts); DEMO_FIXED_DATES=1 keeps BASE_DATE's.
       today: process.env.DEMO_FIXED_DATES === "1" ? undefined : todayIn(TimeZoneName.parse(process.env.STORE_TIMEZONE || DEFAULT_STORE_TIME_ZONE)),
+      // The vendor stats' days and payout months (no app context here to say it).
+      timeZone: TimeZoneName.parse(process.env.STORE_TIMEZONE || DEFAULT_STORE_TIME_ZONE),
       // The app's worker computes the products' vectors (search by photo) on its next run.
       queue: createJobQueue(db),
       log: {

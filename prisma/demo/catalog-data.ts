@@ -472,7 +472,7 @@ export const VENDORS: VendorDef[] = [
   { key: "saltmarsh", name: "Saltmarsh Studio", handle: "saltmarsh-studio", commission: 16, email: "studio@saltmarsh.example" },
   { key: "atlas", name: "Atlas Supply Co.", handle: "atlas-supply-co", commission: 12.5, email: "ops@atlas-supply.example" },
   { key: "ember", name: "Ember & Ash", handle: "ember-and-ash", commission: 17.5, email: "team@emberandash.example" },
-  { key: "verdant", name: "Verdant Threads", handle: "verdant-threads", commission: 15, email: "care@verdant-threads.example" },
+  { key: "verdant", name: "Verdant Threads", handle: "verdant-threads", commission: 13.5, email: "care@verdant-threads.example" },
 ];
 
 export interface StoreDef {

@@ -12,11 +12,15 @@ import type { PrismaClient } from "@prisma/client";
 import { hashPassword } from "../../app/services/passwords.server";
 import { PermissionNames } from "../../app/contract/permissions";
 import { buildDemoData, demoIdentityIds, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./generate";
+import { VENDORS } from "./catalog-data";
+import { demoUuid } from "./prng";
 import { renderImages } from "./images.server";
 import { seedAccountOrderExtras } from "./account-orders";
 import { addAdminOrderDemo, seedAdminOrderExtras } from "./admin-orders";
 import { rebuildRecommendationAggregates } from "../../app/services/recommendations/aggregates.server";
 import { demoShiftDays, shiftDemoDates } from "./shift-dates";
+import { BASE_DAY, addVendorReturns, buildVendorActivity, seedVendorPayouts } from "./vendor-activity";
+import { rebuildProductDailyStats, statsTimeZone } from "../../app/services/vendor-stats/daily-stats.server";
 
 export interface SeedReport {
   created: boolean;
@@ -34,6 +38,8 @@ export interface SeedOptions {
    * around BASE_DATE.
    */
   today?: string;
+  /** The store's zone (STORE_TIMEZONE) for the vendor stats' days and payout months; default the app's configured one. */
+  timeZone?: string;
 }
 
 /** Tables emptied before seeding (their dependants follow through CASCADE). */
@@ -85,7 +91,15 @@ export async function countDemoData(db: PrismaClient): Promise<Record<string, nu
   counts.purchaseEvents = await db.productPurchaseEvent.count();
   counts.popularity = await db.productPopularity.count();
   counts.coOccurrences = await db.productCoOccurrence.count();
+  counts.tryOns = await db.tryOn.count();
+  counts.productDailyStats = await db.productDailyStat.count();
+  counts.vendorPayouts = await db.vendorPayout.count();
   return counts;
+}
+
+/** The catalogue key of a demo vendor id (its PRNG stream and daily volume). */
+function vendorKeyOf(id: string): string {
+  return VENDORS.find((v) => demoUuid("vendor", v.key) === id)?.key ?? id;
 }
 
 async function inBatches<T>(rows: T[], size: number, write: (batch: T[]) => Promise<unknown>): Promise<void> {
@@ -134,6 +148,11 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   // Partly fulfilled orders and returns in every state for the admin screens (./admin-orders.ts);
   // marks refunded items returned in the generated rows, so it runs before they are written.
   const adminOrders = addAdminOrderDemo(rows);
+  // The vendor portal's 90 days of views, saves and try-ons (./vendor-activity.ts).
+  const vendorActivity = buildVendorActivity(rows, rows.vendors.map((v) => ({ key: vendorKeyOf(v.id!), id: v.id! })), opts.today ? demoShiftDays(opts.today) : 0);
+  rows.viewEvents.push(...vendorActivity.viewEvents);
+  rows.savedProducts.push(...vendorActivity.savedProducts);
+  addVendorReturns(rows, adminOrders, rows.vendors.map((v) => v.id!));
   const built = performance.now();
 
   // Images first (CPU) — independent of the database.
@@ -167,11 +186,18 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await seedAdminOrderExtras(db, adminOrders);
   // Public clones everyone can try products on (./house-models.ts).
   await seedHouseModels(db, opts.uploadsDir);
+  await inBatches(vendorActivity.tryOns, 2000, (data) => db.tryOn.createMany({ data }));
   // Before the aggregates: their recent-activity windows read the moved dates.
   if (opts.today) await shiftDemoDates(db, await cascadeClosure(db), demoShiftDays(opts.today));
   // Recommendation aggregates (popularity, viewed/bought together) from the events just written,
   // by the same rules as the live updates (app/services/recommendations/aggregates.server.ts).
   const recommendations = await rebuildRecommendationAggregates(db, { now: new Date() });
+  // The vendor stats from the moved events (rows the services bumped while seeding are replaced),
+  // then the payouts of the closed months, computed from them.
+  const timeZone = opts.timeZone ?? statsTimeZone();
+  await db.$executeRawUnsafe(`TRUNCATE TABLE "product_daily_stats"`);
+  await rebuildProductDailyStats(db, { timeZone });
+  await seedVendorPayouts(db, { today: opts.today ?? BASE_DAY, timeZone });
   const dbMs = Math.round(performance.now() - dbStarted);
 
   if (opts.queue) {

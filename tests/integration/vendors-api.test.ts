@@ -329,6 +329,12 @@ describe("payouts", () => {
     expect((await app.api("POST", `/vendors/${A}/payouts/${oct.id}/mark-paid`, { token: vendorA.token, body: { reference: "X" } })).status).toBe(403);
     expect((await app.api("POST", `/vendors/${A}/payouts/${oct.id}/mark-paid`, { token: otherAdmin.token, body: { reference: "X" } })).status).toBe(403);
     expect((await app.database.db.vendorPayout.findUniqueOrThrow({ where: { id: oct.id } })).status).toBe("pending");
+    // A failed payout is not marked paid either (only pending → paid).
+    const failed = await app.database.db.vendorPayout.create({
+      data: { vendor_id: A, period_start: new Date("2020-01-01T00:00:00Z"), period_end: new Date("2020-02-01T00:00:00Z"), amount: new Prisma.Decimal("1.00"), status: "failed" },
+    });
+    expect((await app.api("POST", `/vendors/${A}/payouts/${failed.id}/mark-paid`, { token: manager.token, body: { reference: "X" } })).status).toBe(409);
+    await app.database.db.vendorPayout.delete({ where: { id: failed.id } });
   });
 
   it("a late refund changes a pending period and leaves a paid one as it was paid", async () => {

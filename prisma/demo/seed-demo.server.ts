@@ -228,9 +228,26 @@ export async function seedDemoDataIfEmpty(db: PrismaClient, opts: SeedOptions): 
   const [products, users] = [await db.product.count(), await db.user.count()];
   if (products > 0 || users > 0) {
     await ensureDemoAdminPermissions(db, opts.log);
+    await ensureVendorStats(db, opts);
     return { created: false, counts: await countDemoData(db) };
   }
   return seedDemoData(db, opts);
+}
+
+/**
+ * A database seeded before the vendor stats existed (migration 20261127200000) has events but an
+ * empty product_daily_stats and no payouts: the stats are rebuilt from its events once, and the
+ * demo vendors get their monthly payouts, so the vendor pages show its data. Returns whether it did.
+ */
+export async function ensureVendorStats(db: PrismaClient, opts: Pick<SeedOptions, "log" | "today" | "timeZone">): Promise<boolean> {
+  if ((await db.productDailyStat.count()) > 0) return false;
+  if ((await db.productViewEvent.count()) === 0 && (await db.order.count()) === 0) return false;
+  const timeZone = opts.timeZone ?? statsTimeZone();
+  const { rows } = await rebuildProductDailyStats(db, { timeZone });
+  const { vendorIds } = demoIdentityIds();
+  const payouts = (await db.vendorPayout.count({ where: { vendor_id: { in: vendorIds } } })) === 0 ? await seedVendorPayouts(db, { today: opts.today ?? BASE_DAY, timeZone, vendorIds }) : 0;
+  opts.log?.info({ rows, payouts }, "vendor stats built from the events of a database seeded before they existed");
+  return true;
 }
 
 /**

@@ -203,14 +203,14 @@ function nextMonth(first: string): string {
  * paid (reference and payment date a few days after the month). Reads product_daily_stats: call
  * after the stats' rebuild. Returns the rows written.
  */
-export async function seedVendorPayouts(db: PrismaClient, opts: { today: string; timeZone: string }): Promise<number> {
+export async function seedVendorPayouts(db: PrismaClient, opts: { today: string; timeZone: string; vendorIds?: string[] }): Promise<number> {
   const lastDay = addDays(opts.today, -1);
   const firstDay = addDays(opts.today, -VENDOR_ACTIVITY_DAYS);
   const openMonth = monthOf(lastDay);
   const months: string[] = [];
   for (let m = monthOf(firstDay); m < openMonth; m = nextMonth(m)) months.push(m);
   if (months.length === 0) return 0;
-  const vendors = await db.vendor.findMany({ select: { id: true, handle: true, commission_rate: true }, orderBy: { handle: "asc" } });
+  const vendors = await db.vendor.findMany({ where: opts.vendorIds ? { id: { in: opts.vendorIds } } : {}, select: { id: true, handle: true, commission_rate: true }, orderBy: { handle: "asc" } });
   const figures = await db.$queryRaw<{ vendor_id: string; month: string; gross: string; refunds: string }[]>`
     SELECT vendor_id, to_char(date_trunc('month', day), 'YYYY-MM-DD') AS month, sum(revenue)::text AS gross, sum(refunds)::text AS refunds
     FROM product_daily_stats

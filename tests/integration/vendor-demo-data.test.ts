@@ -4,14 +4,15 @@
  * saves and try-ons on every one of the last 90 days' weeks with a weekly shape and a rising
  * trend, orders and returns in the daily stats, its own commission rate, and monthly payouts
  * (older months paid with a reference and date, the last closed month pending) whose figures are
- * the stats' of their month. The stats equal a rebuild from the events.
+ * the stats' of their month. The stats equal a rebuild from the events; a database seeded before
+ * they existed gets them at its next start.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
+import { ensureVendorStats, seedDemoData, seedDemoDataIfEmpty } from "../../prisma/demo/seed-demo.server";
 import { rebuildProductDailyStats } from "~/services/vendor-stats/daily-stats.server";
 import { addDays } from "~/lib/store-time-zone";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
@@ -105,6 +106,19 @@ describe("the vendor portal's demo", () => {
       expect(Number(p.amount)).toBeCloseTo(net - commission, 2);
     }
     expect(payouts.some((p) => Number(p.gross_sales) > 0)).toBe(true);
+  });
+
+  it("a database seeded before the stats existed gets them (and the payouts) at the next start, once", async () => {
+    const snapshot = () => db.$queryRaw<unknown[]>`SELECT product_id, day::text, views, saves, try_ons, orders, units, revenue::text, returned_units, refunds::text FROM product_daily_stats ORDER BY product_id, day`;
+    const before = await snapshot();
+    const payouts = await db.vendorPayout.count();
+    await db.$executeRaw`DELETE FROM product_daily_stats`;
+    await db.$executeRaw`DELETE FROM vendor_payouts`;
+    const report = await seedDemoDataIfEmpty(db, { uploadsDir, today: TODAY, timeZone: ZONE });
+    expect(report.created).toBe(false);
+    expect(await snapshot()).toEqual(before);
+    expect(await db.vendorPayout.count()).toBe(payouts);
+    expect(await ensureVendorStats(db, { today: TODAY, timeZone: ZONE })).toBe(false);
   });
 
   it("keeps the stats equal to a rebuild from the events", async () => {

@@ -18,30 +18,6 @@ export async function adminOverview(db: Db) {
   };
 }
 
-/** A vendor's own overview; every query is filtered by the caller's vendor id. */
-export async function vendorOverview(db: Db, vendorId: string) {
-  const vendor = await db.vendor.findUnique({ where: { id: vendorId } });
-  if (!vendor) return null;
-  const stores = await db.store.findMany({
-    where: { vendor_id: vendorId },
-    orderBy: { name: "asc" },
-    select: { id: true, name: true, handle: true, target_gender: true, _count: { select: { products: true } } },
-  });
-  const recentProducts = await db.product.findMany({
-    where: { vendor_id: vendorId },
-    orderBy: [{ created_at: "desc" }, { id: "asc" }],
-    take: 10,
-    select: { id: true, title: true, status: true, priceMin: true, currencyCode: true, totalInventory: true, featuredImageUrl: true },
-  });
-  const productCount = await db.product.count({ where: { vendor_id: vendorId } });
-  return {
-    vendor: { id: vendor.id, name: vendor.name, handle: vendor.handle, commissionRate: vendor.commission_rate.toFixed(2) },
-    stores: stores.map((s) => ({ id: s.id, name: s.name, handle: s.handle, target_gender: s.target_gender, products: s._count.products })),
-    productCount,
-    recentProducts: recentProducts.map((p) => ({ ...p, price: `${p.priceMin.toFixed(2)} ${p.currencyCode}` })),
-  };
-}
-
 /** Vendors by name, for pickers (e.g. linking a new vendor user). */
 export function vendorOptions(db: Db) {
   return db.vendor.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } });

@@ -197,11 +197,33 @@ describe("vendor products", () => {
     expect((await load("?days=7&status=archived", vendorA.token)).performance?.items).toEqual([]);
   });
 
-  it("pages with the API's cursor (a status filter keeps its place)", async () => {
-    const first = await load("?days=7&status=active", vendorA.token);
-    expect(first.performance?.items.length).toBe(2);
-    expect(first.performance?.nextCursor).toBeNull();
+  it("pages with the API's cursor, the trail leading back; a status filter fills its page across the API's pages", async () => {
+    // Cirrus: 30 products, product k earning k × 10.00 (so revenue order is k descending), every third one a draft.
+    const db = app.database.db;
+    const C = await db.vendor.create({ data: { name: "Cirrus Co", handle: "cirrus-co" } });
+    const user = await app.createUser({ role: "VENDOR", vendorId: C.id });
+    for (let k = 1; k <= 30; k++) {
+      await createProduct(db, { n: 8300 + k, title: `Cirrus Piece ${String(k).padStart(2, "0")}`, status: k % 3 === 0 ? "draft" : "active", vendorId: C.id, images: 0, companion: false });
+      await bumpProductDay(db, { productId: pgid(8300 + k), at: noon(1), vendorId: C.id, delta: { views: 1, orders: 1, units: 1, revenue: (k * 10).toFixed(2) }, timeZone: "UTC" });
+    }
+    const titles = (d: { performance: { items: { title: string }[] } | null }) => d.performance?.items.map((p) => p.title.slice(-2));
+    const first = await load("?days=7", user.token);
+    expect(first.performance?.total).toBe(30);
+    expect(titles(first)).toEqual(Array.from({ length: 25 }, (_, i) => String(30 - i).padStart(2, "0")));
     expect(first.cursor).toBeNull();
+    const next = first.performance?.nextCursor;
+    expect(next).toBeTruthy();
+    const second = await load(`?days=7&cursor=${next}&trail=`, user.token);
+    expect(titles(second)).toEqual(["05", "04", "03", "02", "01"]);
+    expect(second.performance?.nextCursor).toBeNull();
+    expect([second.cursor, second.trail]).toEqual([next, [""]]);
+    const html = await render(`?days=7&cursor=${next}&trail=`, second);
+    expect(html).toContain("Cirrus Piece 05");
+    // The 20 active ones, by revenue: more than the first API page holds, assembled from two calls.
+    const active = await load("?days=7&status=active", user.token);
+    expect(titles(active)).toEqual(Array.from({ length: 30 }, (_, i) => 30 - i).filter((k) => k % 3 !== 0).map((k) => String(k).padStart(2, "0")));
+    expect(active.performance?.nextCursor).toBeNull();
+    expect(titles(await load("?days=7&status=draft", user.token))).toEqual(["30", "27", "24", "21", "18", "15", "12", "09", "06", "03"]);
   });
 
   it("is for vendor accounts", async () => {
@@ -316,7 +338,11 @@ describe("payouts, commission and mark paid", () => {
     expect(text.split("\r\n")[0]).toBe("period,period_start,period_end,status,gross,refunds,returns,returned_units,units,commission_rate,commission,net,currency,paid_at,reference");
     expect(text).toContain(`${lastMonth()},`);
     expect(text).toContain(",175.00,");
-    expect(await refusal(csv.loader(args(`/app/vendors/${A.id}/payouts/csv`, vendorB.token, { id: A.id })))).toBe(403);
+    const adminCsv = await import("../../app/routes/app.vendors_.$id_.payouts_.csv");
+    const asAdmin = await adminCsv.loader(args(`/app/vendors/${A.id}/payouts/csv`, admin.token, { id: A.id }));
+    expect(await asAdmin.text()).toBe(text);
+    expect(await refusal(adminCsv.loader(args(`/app/vendors/${A.id}/payouts/csv`, vendorB.token, { id: A.id })))).toBe(403);
+    expect(await refusal(adminCsv.loader(args(`/app/vendors/${A.id}/payouts/csv`, adminNoPerm.token, { id: A.id })))).toBe(403);
   });
 
   it("lets an admin mark a pending payout paid with a reference, once; the vendor sees it paid", async () => {
@@ -379,7 +405,7 @@ describe("admin vendors list", () => {
 
   it("lists vendors with their counts, searches, and links each to its pages", async () => {
     const d = await load("", admin.token);
-    expect(d.list?.items.map((v) => v.name)).toEqual(["Atelier Aster", "Brume Basics"]);
+    expect(d.list?.items.map((v) => v.name)).toEqual(["Atelier Aster", "Brume Basics", "Cirrus Co"]);
     expect(d.list?.items[0]).toMatchObject({ storeCount: 1, productCounts: { active: 1, draft: 2, archived: 0 } });
     expect((await load("?q=brume", admin.token)).list?.items.map((v) => v.name)).toEqual(["Brume Basics"]);
     const html = await renderRoute({ id: "routes/app.vendors", path: "/app/vendors", url: "/app/vendors", data: d, Component: vendors.default });

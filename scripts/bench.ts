@@ -8,6 +8,9 @@
  *   default) in its own database on the machine's PostgreSQL; search relevance (recall@10, MRR@10
  *   on a labelled set) and server time, recommendation and feed pages, photo search, and
  *   requests per second of POST /api/search over HTTP under concurrent clients.
+ * - vendor (issue 17): 5,000,000 generated view events (--views) on 2,000 products of 20 vendors on
+ *   PostgreSQL, product_daily_stats rebuilt from them; p50/p95 of the vendor dashboard endpoints
+ *   (scripts/bench/vendor.ts).
  *
  * `npm run bench -- --help` lists the flags (`--only=search`, `--products=2000`, …).
  * Databases and folders the run creates are removed at the end, also on failure or Ctrl-C.

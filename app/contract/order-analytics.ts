@@ -31,25 +31,13 @@
  */
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
+import { checkDayRange, DateOnly } from "./date-range";
+
+export { analyticsRangeDays } from "./date-range";
 
 export const ANALYTICS_DEFAULT_DAYS = 30;
 export const ANALYTICS_MAX_DAYS = 366;
 export const ANALYTICS_TOP_LIMIT = 10;
-
-const DAY_MS = 86_400_000;
-const DateOnly = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && d.getUTCFullYear() >= 2000 && d.getUTCFullYear() <= 2100;
-  }, "must be a real calendar date between 2000 and 2100");
-
-/** The day count of an inclusive range of YYYY-MM-DD dates. */
-export function analyticsRangeDays(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
-}
 
 export const OrderAnalyticsQuery = z
   .object({
@@ -57,13 +45,7 @@ export const OrderAnalyticsQuery = z
     to: DateOnly.optional(),
     compare: z.enum(["previous"]).optional().describe("previous: also the figures of the period of the same length just before"),
   })
-  .superRefine((q, c) => {
-    if (q.from && q.to) {
-      const days = analyticsRangeDays(q.from, q.to);
-      if (days < 1) c.addIssue({ code: "custom", path: ["from"], message: "must not be after to" });
-      else if (days > ANALYTICS_MAX_DAYS) c.addIssue({ code: "custom", path: ["to"], message: `the range must be at most ${ANALYTICS_MAX_DAYS} days` });
-    }
-  });
+  .superRefine(checkDayRange(ANALYTICS_MAX_DAYS));
 
 const Amount = z.string().describe("decimal amount with two decimals, in currencyCode");
 const Rate = z.number().min(0).max(1);

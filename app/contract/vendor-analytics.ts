@@ -28,7 +28,8 @@
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
 import { vendorByIdAccess } from "./vendors";
-import { ANALYTICS_MAX_DAYS, analyticsRangeDays } from "./order-analytics";
+import { ANALYTICS_MAX_DAYS } from "./order-analytics";
+import { checkDayRange, DateOnly } from "./date-range";
 
 export const VENDOR_ANALYTICS_DEFAULT_DAYS = 30;
 export const VENDOR_ANALYTICS_MAX_DAYS = ANALYTICS_MAX_DAYS;
@@ -37,27 +38,12 @@ export const VENDOR_TOP_PRODUCTS_MAX_LIMIT = 50;
 export const VENDOR_PERFORMANCE_DEFAULT_LIMIT = 25;
 export const VENDOR_PERFORMANCE_MAX_LIMIT = 100;
 
-const DateOnly = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD")
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && d.getUTCFullYear() >= 2000 && d.getUTCFullYear() <= 2100;
-  }, "must be a real calendar date between 2000 and 2100");
-
 const rangeFields = {
   from: DateOnly.optional().describe("first day (YYYY-MM-DD, in the store's time zone); default 29 days before `to`"),
   to: DateOnly.optional().describe("last day, included; default today in the store's time zone"),
 };
 
-function checkRange(q: { from?: string; to?: string }, c: z.RefinementCtx) {
-  if (q.from && q.to) {
-    const days = analyticsRangeDays(q.from, q.to);
-    if (days < 1) c.addIssue({ code: "custom", path: ["from"], message: "must not be after to" });
-    else if (days > VENDOR_ANALYTICS_MAX_DAYS) c.addIssue({ code: "custom", path: ["to"], message: `the range must be at most ${VENDOR_ANALYTICS_MAX_DAYS} days` });
-  }
-}
+const checkRange = checkDayRange(VENDOR_ANALYTICS_MAX_DAYS);
 
 /** The measures of the table, in the order the pages show them. */
 export const VendorMeasureNames = ["views", "saves", "tryOns", "addToCarts", "orders", "units", "revenue", "returnedUnits", "refunds"] as const;

@@ -21,7 +21,7 @@
 import crypto from "node:crypto";
 import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
-import { badRequest, notFound } from "~/api/errors.server";
+import { invalid, notFoundError } from "~/lib/domain-errors";
 import { Messages } from "~/contract/messages";
 import { isMissingId, toProductGid } from "~/lib/gid";
 import { ts, visibleSql } from "./sql.server";
@@ -60,7 +60,7 @@ export interface ViewInput {
  * writes the event, the popularity and the pairs together (atomic, no explicit transaction).
  */
 export async function recordProductView(db: Db, input: ViewInput): Promise<{ recorded: boolean; productId: string }> {
-  if (isMissingId(input.productId)) throw badRequest(Messages.NO_PRODUCT_ID);
+  if (isMissingId(input.productId)) throw invalid(Messages.NO_PRODUCT_ID);
   const productId = toProductGid(input.productId);
   const now = input.now ?? new Date();
   const userId = input.userId ?? null;
@@ -81,7 +81,7 @@ export async function recordProductView(db: Db, input: ViewInput): Promise<{ rec
       WHERE ${actor} AND created_at > ${ts(since)} AND created_at < ${ts(now)}
       GROUP BY product_id ORDER BY last DESC, product_id ASC LIMIT ${CO_VIEW_MAX_PARTNERS + 1}
     ) r ON v.visible`;
-  if (!rows[0]?.visible) throw notFound(PRODUCT_NOT_FOUND);
+  if (!rows[0]?.visible) throw notFoundError(PRODUCT_NOT_FOUND);
   const recent = rows.filter((r): r is { visible: boolean; product_id: string; last: Date } => r.product_id !== null && r.last !== null);
   const dedupeFrom = now.getTime() - VIEW_DEDUPE_MINUTES * 60_000;
   if (recent.some((r) => r.product_id === productId && new Date(r.last).getTime() > dedupeFrom)) return { recorded: false, productId };

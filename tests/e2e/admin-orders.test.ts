@@ -1,8 +1,8 @@
 /**
- * The admin Orders screens in Chromium against the real server with demo data: Orders from the
- * navigation, a demo order found by its name and opened, an unfulfilled item fulfilled with carrier
- * and tracking number; then the order's shopper (shopper@demo.local) sees the item shipped with that
- * tracking number on their own order page.
+ * The admin Orders screens in Chromium against the real server with demo data: the demo shopper
+ * buys an item (cart and local checkout); the admin opens Orders from the navigation, finds that
+ * order by its name, fulfils it with carrier and tracking number; then the shopper
+ * (shopper@demo.local) sees the item shipped with that tracking number on their own order page.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -23,19 +23,53 @@ describe("admin: orders (Chromium, demo data)", () => {
   let target: { id: string; name: string; itemId: string; title: string };
   const trackingNumber = `1ZE2E${Date.now().toString().slice(-8)}`;
 
-  beforeAll(async () => {
-    const { token } = await apiSignIn(base, DEMO_SHOPPER);
+  /** The shopper's newest open order with an unfulfilled item, if any. */
+  async function unfulfilledOrderOf(token: string) {
     const list = await apiCall<{ items: Summary[] }>(base, "GET", "/users/orders?limit=50", { token });
     expect(list.status).toBe(200);
     for (const o of list.body.items.filter((x) => x.status === "open" && x.stage === "unfulfilled")) {
       const d = await apiCall<Detail>(base, "GET", `/users/orders/${short(o.id)}`, { token });
       const item = d.body.items.find((i) => i.status === "unfulfilled");
-      if (item) {
-        target = { id: o.id, name: o.name, itemId: item.id, title: item.title };
-        break;
-      }
+      if (item) return { id: o.id, name: o.name, itemId: item.id, title: item.title };
     }
-    expect(target, "the demo shopper has an unfulfilled order").toBeTruthy();
+    return undefined;
+  }
+
+  /**
+   * The shopper buys one item through the cart and the local checkout: other browser tests share
+   * the server and need the demo shopper's own unsent orders (orders.test.ts cancels one), so this
+   * file fulfils an order of its own.
+   */
+  async function placeOrder(token: string) {
+    const products = await apiCall<{ products: { id: string; availableForSale: boolean }[] }>(base, "GET", "/products?limit=40", {});
+    for (const p of products.body.products.filter((x) => x.availableForSale)) {
+      const d = await apiCall<{ variants: { id: string; availableForSale: boolean; quantityAvailable: number }[] }>(base, "GET", `/products/${encodeURIComponent(p.id)}`, {});
+      const variant = d.body.variants.find((v) => v.availableForSale && v.quantityAvailable >= 2);
+      if (!variant) continue;
+      const added = await apiCall<{ id: string | null }>(base, "POST", "/cart/lines", { token, body: { merchandiseId: variant.id, quantity: 1 } });
+      expect(added.status, "add to cart").toBe(200);
+      const placed = await apiCall<{ order: { id: string } }>(base, "POST", "/checkout/local", {
+        token,
+        body: {
+          cartId: added.body.id,
+          email: DEMO_SHOPPER,
+          shippingAddress: { firstName: "Demo", lastName: "Shopper", address1: "1 Test Street", city: "Springfield", zip: "12345", countryCode: "US" },
+          shippingMethod: "standard",
+          payment: { cardNumber: "4242 4242 4242 4242", expiry: "12/30", cvc: "123", nameOnCard: "Demo Shopper" },
+        },
+      });
+      expect(placed.status, `local checkout: ${JSON.stringify(placed.body)}`).toBe(201);
+      return;
+    }
+    throw new Error("no product in stock to buy");
+  }
+
+  beforeAll(async () => {
+    const { token } = await apiSignIn(base, DEMO_SHOPPER);
+    await placeOrder(token);
+    const found = await unfulfilledOrderOf(token); // newest first: the order just placed
+    expect(found, "the demo shopper has an unfulfilled order").toBeTruthy();
+    target = found!;
     const b = await launchStaffBrowser(base, { next: "/app" });
     ({ page, browser, close, problems } = b);
   });

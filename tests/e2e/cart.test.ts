@@ -63,7 +63,7 @@ describe("cart and local checkout (Chromium, demo data)", () => {
     const drawer = page.getByTestId("cart-drawer");
     await drawer.waitFor({ timeout: 20_000 });
     expect(await drawer.getAttribute("aria-modal")).toBe("true");
-    await expect.poll(() => drawer.getByTestId("cart-line").count()).toBe(1);
+    await expect.poll(() => drawer.getByTestId("cart-line").count(), { timeout: 20_000 }).toBe(1);
     expect(await drawer.getByTestId("cart-line-title").textContent()).toBe(a.title);
     expect(await cartLabel(page)).toBe("Cart, 1 item");
     await screenshot(page, "cart-drawer");
@@ -78,7 +78,7 @@ describe("cart and local checkout (Chromium, demo data)", () => {
     await expect.poll(() => modalAdd.isEnabled(), { timeout: 20_000 }).toBe(true);
     await modalAdd.click();
     await drawer.waitFor({ timeout: 20_000 });
-    await expect.poll(() => drawer.getByTestId("cart-line").count()).toBe(2);
+    await expect.poll(() => drawer.getByTestId("cart-line").count(), { timeout: 20_000 }).toBe(2);
     await page.getByTestId("cart-drawer-close").click();
     await drawer.waitFor({ state: "detached" });
     expect(await cartLabel(page)).toBe("Cart, 2 items");

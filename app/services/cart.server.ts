@@ -127,7 +127,12 @@ export async function addLine(deps: CartDeps, user: CartCaller, input: { merchan
     sf = await ensureBuyerIdentity(deps, owner, sf);
     // Units asked for: the vendor stats' add-to-carts (the store may have lowered the line to its stock).
     const productId = sf.lines.find((l) => l.merchandise.id === input.merchandiseId)?.merchandise.product.id;
-    if (productId) await bumpProductDay(deps.db, { productId, at: new Date(), delta: { addToCarts: input.quantity } });
+    // A statistic never costs the shopper their add: a failed count is logged, the cart answered.
+    if (productId) {
+      await bumpProductDay(deps.db, { productId, at: new Date(), delta: { addToCarts: input.quantity } }).catch((err: unknown) =>
+        deps.log?.warn({ err, productId }, "add-to-cart not counted in the vendor stats")
+      );
+    }
     return toCart(sf, lineWarnings(sf, warnings));
   });
 }

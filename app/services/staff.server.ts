@@ -85,6 +85,7 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "apikeys.manage" satisfies Permission)) items.push({ label: "API keys", url: "/app/api-keys" });
     if (hasPermission(user, "privacy.manage" satisfies Permission)) items.push({ label: "Privacy requests", url: "/app/privacy" });
     if (hasPermission(user, "vendors.manage" satisfies Permission)) items.push({ label: "Vendors", url: "/app/vendors" });
+    if (hasPermission(user, "ads.manage" satisfies Permission)) items.push({ label: "Ads", url: "/app/ads" });
   }
   if (user.role === "VENDOR") {
     items.push({ label: "Home", url: "/app/vendor" }, { label: "Products", url: "/app/vendor/products" }, { label: "Stores", url: "/app/vendor/stores" }, { label: "Payouts", url: "/app/vendor/payouts" });

@@ -312,6 +312,7 @@ const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, ErrorStatus> = {
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
+  bad_gateway: 502,
   failed: 500,
 };
 

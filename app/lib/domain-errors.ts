@@ -13,6 +13,8 @@ export type DomainErrorKind =
   | "too_large"
   | "rate_limited"
   | "unavailable"
+  /** An outside system we called (the ads platform) refused or failed; its reason is the message (502). */
+  | "bad_gateway"
   /** An operation failed unexpectedly; the message names it (SPEC §8's "Failed to …" catalogue). */
   | "failed";
 
@@ -38,6 +40,7 @@ export const unprocessableError = (message: string, details?: unknown) => new Do
 export const tooLarge = (message: string) => new DomainError("too_large", message);
 export const rateLimited = (message: string, retryAfterSeconds: number) => new DomainError("rate_limited", message, undefined, retryAfterSeconds);
 export const unavailable = (message: string) => new DomainError("unavailable", message);
+export const badGateway = (message: string, details?: unknown) => new DomainError("bad_gateway", message, details);
 /**
  * An unexpected failure answered with a specific message (SPEC §8, e.g. "Failed to create review")
  * instead of the generic one; the original error stays as `cause` for the log.

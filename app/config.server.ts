@@ -123,6 +123,8 @@ export const ConfigSchema = z
     /** Former name of LANGUAGE_MODEL, still read when LANGUAGE_MODEL is not set. */
     LLM_ADAPTER: z.enum(["local", "openai"]).optional(),
     TAOBAO_ADAPTER: adapter(["local", "http"], "local"),
+    /** Where LIVE product ads run and their delivery is read (docs/product-ads.md): `local` (simulated) or `meta`. */
+    ADS_PLATFORM: adapter(["local", "meta"], "local"),
     // Adapter settings
     S3_BUCKET: optionalString,
     S3_REGION: optionalString,
@@ -163,6 +165,13 @@ export const ConfigSchema = z
     TAOBAO_IMPORT_STATUS: z.enum(["active", "draft"]).default("active"),
     /** Runs of an import job before a transient failure (source down, image timeouts) is final. */
     TAOBAO_IMPORT_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(4),
+    /** Meta Marketing API (ADS_PLATFORM=meta): a system user's token with ads_management, the ad account (act_…) and the Facebook page the ads speak as. */
+    META_ACCESS_TOKEN: optionalString,
+    META_AD_ACCOUNT_ID: optionalString,
+    META_PAGE_ID: optionalString,
+    META_API_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, 'META_API_VERSION must look like "v23.0"').default("v23.0"),
+    /** The Graph API origin (tests point it at a local fake). */
+    META_GRAPH_URL: z.string().trim().default("https://graph.facebook.com"),
     DATA_SERVICE_API_KEY: optionalString,
     /** Which proxies' X-Forwarded-For to believe for the client address (see TrustProxy). */
     TRUST_PROXY: TrustProxy,
@@ -208,6 +217,13 @@ export const ConfigSchema = z
     need(c.TAOBAO_ADAPTER === "http", ["TAOBAO_API_URL", "TAOBAO_API_KEY"], "when TAOBAO_ADAPTER=http");
     if (c.TAOBAO_API_URL && !/^https?:\/\/[^\s/]+/i.test(c.TAOBAO_API_URL)) {
       ctx.addIssue({ code: "custom", path: ["TAOBAO_API_URL"], message: "TAOBAO_API_URL must be an http(s) URL, e.g. https://api.example.com/taobao" });
+    }
+    need(c.ADS_PLATFORM === "meta", ["META_ACCESS_TOKEN", "META_AD_ACCOUNT_ID", "META_PAGE_ID"], "when ADS_PLATFORM=meta");
+    if (c.META_AD_ACCOUNT_ID && !/^act_\d+$/.test(c.META_AD_ACCOUNT_ID)) {
+      ctx.addIssue({ code: "custom", path: ["META_AD_ACCOUNT_ID"], message: "META_AD_ACCOUNT_ID must be the ad account id with its prefix, e.g. act_1234567890" });
+    }
+    if (!/^https?:\/\/[^\s/]+/i.test(c.META_GRAPH_URL)) {
+      ctx.addIssue({ code: "custom", path: ["META_GRAPH_URL"], message: "META_GRAPH_URL must be an http(s) URL, e.g. https://graph.facebook.com" });
     }
     if (c.APP_SECRET && c.APP_SECRET.length < 32) {
       ctx.addIssue({ code: "custom", path: ["APP_SECRET"], message: "APP_SECRET must be at least 32 characters" });

@@ -26,6 +26,8 @@ import { createImageAi, type ImageAiRouter } from "~/providers/image-ai/index.se
 import type { StorefrontCartApi } from "~/storefront-api/cart-client";
 import { storefrontCartFor } from "~/storefront-api/reader.server";
 import { useStatsTimeZone } from "~/services/vendor-stats/daily-stats.server";
+import { createAdsPlatform } from "~/providers/ads-platform/index.server";
+import type { AdsPlatformPort } from "~/providers/ads-platform/port";
 
 export interface AppContext {
   config: AppConfig;
@@ -56,6 +58,8 @@ export interface AppContext {
   imageAi: ImageAiRouter;
   /** Shoppers' carts (issue 15): Shopify's Storefront API, or the local endpoint's carts in-process. */
   storefrontCart: StorefrontCartApi;
+  /** Where LIVE product ads run and their delivery is read back (ADS_PLATFORM: simulated, or Meta). */
+  adsPlatform: AdsPlatformPort;
 }
 
 export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number }; loginAccountRateLimit?: { points: number; durationSeconds: number } }): AppContext {
@@ -86,6 +90,7 @@ export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger;
     taobao: createTaobaoSource(deps.config, deps.log),
     imageAi: createImageAi(deps.config, { storage, log: deps.log, dataDir: deps.config.DATA_DIR }),
     storefrontCart: storefrontCartFor({ config: deps.config, db: deps.db, log: deps.log }),
+    adsPlatform: createAdsPlatform(deps.config, deps.log),
   };
 }
 

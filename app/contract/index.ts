@@ -40,6 +40,8 @@ import { checkoutEndpoints } from "./checkout";
 import { orderAnalyticsEndpoints } from "./order-analytics";
 import { vendorAnalyticsEndpoints } from "./vendor-analytics";
 import { vendorsEndpoints } from "./vendors";
+import { productAdsEndpoints } from "./product-ads";
+import { productAdRequestsEndpoints } from "./product-ad-requests";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -78,6 +80,8 @@ const areas = {
   orderAnalytics: orderAnalyticsEndpoints,
   vendorAnalytics: vendorAnalyticsEndpoints,
   vendors: vendorsEndpoints,
+  productAds: productAdsEndpoints,
+  productAdRequests: productAdRequestsEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -139,3 +143,5 @@ export * from "./image-models";
 export * from "./clones";
 export * from "./vendor-analytics";
 export * from "./vendors";
+export * from "./product-ads";
+export * from "./product-ad-requests";

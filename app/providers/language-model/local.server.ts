@@ -9,8 +9,10 @@
  * - Replies and collection copy: templates filled with what the app retrieved. Same input, same text.
  * - Listing translation: the garment glossary (app/providers/taobao/translate.ts): the title it
  *   read from the Chinese words, the description written from the listing's facts.
+ * - Ad copy: templates over the product's facts and the brief (./ad-copy.ts).
  */
 import { glossaryTranslation } from "~/providers/taobao/translate";
+import { templateAdCopy } from "./ad-copy";
 import type { ParseContext } from "~/services/search/parser";
 import { parseSearchQuery } from "~/services/search/parser";
 import { normalizeText } from "~/services/search/text";
@@ -31,6 +33,7 @@ import {
   ListingTranslationInput as ListingTranslationInputSchema,
   NluInput as NluInputSchema,
   ReplyInput as ReplyInputSchema,
+  AdCopyInput as AdCopyInputSchema,
 } from "./port";
 
 export interface LocalLanguageModelOptions {
@@ -334,6 +337,9 @@ export function createLocalLanguageModel(opts: LocalLanguageModelOptions = {}): 
     },
     async translateListing(input) {
       return glossaryTranslation(ListingTranslationInputSchema.parse(input).facts);
+    },
+    async adCopy(input) {
+      return { variants: templateAdCopy(AdCopyInputSchema.parse(input)), provider: "local" };
     },
   });
 }

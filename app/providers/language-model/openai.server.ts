@@ -14,6 +14,8 @@
  * - `describeCollection` asks for {title, description} as JSON; invalid → the local template.
  * - `translateListing` asks for {title, description} as JSON from the Chinese listing and the
  *   glossary's facts; invalid JSON, or a title still in Chinese → the glossary (local) translation.
+ * - `adCopy` asks for {variants: [{headline, primary_text}]} as JSON; over-long lines are cut at a
+ *   word, repeats dropped, and the local templates make up any variant missing (invalid JSON → all).
  *
  * Requests have a deadline (OPENAI_TIMEOUT_MS) and are retried once on 429 and 5xx (Retry-After
  * honoured up to 5 s). Other failures throw a LanguageModelError with the server's message; the
@@ -24,7 +26,11 @@ import type { Logger } from "~/lib/logger.server";
 import type { ParseContext } from "~/services/search/parser";
 import { TargetGender } from "~/contract/common";
 import { hasCjk } from "~/providers/taobao/translate";
+import { clipWords } from "./ad-copy";
 import {
+  AD_HEADLINE_MAX,
+  AD_PRIMARY_TEXT_MAX,
+  AdCopyInput as AdCopyInputSchema,
   AssistantIntent,
   CollectionCopyInput as CollectionCopyInputSchema,
   LanguageModelError,
@@ -34,6 +40,7 @@ import {
   emptySlots,
   phraseFromSlots,
   withValidation,
+  type AdCopyVariant,
   type LanguageModelPort,
   type NluResult,
   type NluSlots,
@@ -90,6 +97,10 @@ const ModelNlu = z.object({
   query: z.string().max(500).optional(),
 });
 const ModelCopy = z.object({ title: z.string().trim().min(1).max(80), description: z.string().trim().min(1).max(500) });
+/** The model's ad copy: lengths are fixed up after (a headline a little long is cut at a word, not thrown away). */
+const ModelAdCopy = z.object({
+  variants: z.array(z.object({ headline: z.string().trim().min(1).max(400), primary_text: z.string().trim().min(1).max(4000) })).min(1).max(20),
+});
 const ModelTranslation = z.object({ title: z.string().trim().min(3).max(120), description: z.string().trim().min(3).max(2000) });
 
 /** JSON inside a model answer: the whole text, or the first {...} block (some models wrap it in prose or fences). */
@@ -141,6 +152,13 @@ const REPLY_SYSTEM = [
 const COPY_SYSTEM = [
   "You name personal fashion collections. Answer ONLY a JSON object {\"title\": at most 60 characters, \"description\": one or two sentences, at most 300 characters}.",
   "Describe only the products given (their types and vendors); do not invent materials, prices or brands.",
+].join("\n");
+
+const AD_COPY_SYSTEM = [
+  "You write copy for Facebook and Instagram ads of a fashion store. Answer ONLY a JSON object",
+  `{"variants": [{"headline": at most ${AD_HEADLINE_MAX} characters, "primary_text": one to three sentences, at most 300 characters}, ...]} with exactly the number of variants asked.`,
+  "Each variant says something different (angle, wording). Use only the product facts and the brief given: never invent materials, discounts, prices or claims.",
+  "Do not repeat any headline or primary text listed under avoid. End the primary text with the call to action. Plain text, no hashtags, no emoji.",
 ].join("\n");
 
 const TRANSLATE_SYSTEM = [
@@ -311,6 +329,46 @@ export function createOpenAiLanguageModel(opts: OpenAiOptions): LanguageModelPor
         .filter(Boolean)
         .slice(0, 20);
       return { title: parsed.data.title, description, provider: "openai" };
+    },
+    async adCopy(raw) {
+      const input = AdCopyInputSchema.parse(raw);
+      const content = await chat(
+        [
+          { role: "system", content: AD_COPY_SYSTEM },
+          {
+            role: "user",
+            content: JSON.stringify({
+              count: input.count,
+              product: input.product,
+              brief: input.brief.slice(0, 1500),
+              call_to_action: input.call_to_action,
+              avoid: input.avoid.slice(-20),
+            }),
+          },
+        ],
+        { json: true, maxTokens: 300 + input.count * 200 },
+      );
+      const parsed = ModelAdCopy.safeParse(extractJson(content));
+      if (!parsed.success) {
+        opts.log?.warn({ answer: content.slice(0, 300) }, "the language model's ad copy is not valid JSON; using the local templates");
+        return opts.local.adCopy(input);
+      }
+      const key = (v: { headline: string; primary_text: string }) => `${v.headline.trim().toLowerCase()}\n${v.primary_text.trim().toLowerCase()}`;
+      const seen = new Set(input.avoid.map(key));
+      const variants: AdCopyVariant[] = [];
+      for (const v of parsed.data.variants) {
+        const clean = { headline: clipWords(v.headline, AD_HEADLINE_MAX), primary_text: clipWords(v.primary_text, AD_PRIMARY_TEXT_MAX) };
+        if (seen.has(key(clean)) || variants.length >= input.count) continue;
+        seen.add(key(clean));
+        variants.push(clean);
+      }
+      if (variants.length === 0) return opts.local.adCopy(input);
+      // Fewer than asked (repeats, or the model gave fewer): the templates make up the rest.
+      if (variants.length < input.count) {
+        const more = await opts.local.adCopy({ ...input, count: input.count - variants.length, avoid: [...input.avoid, ...variants] });
+        variants.push(...more.variants);
+      }
+      return { variants, provider: "openai" };
     },
   });
 }

@@ -12,7 +12,9 @@
  * - `translateListing`: an imported Taobao listing (Chinese title, detail text, attributes) as an
  *   English title and description paragraphs, given the facts the garment glossary read from it
  *   (the local model answers with the glossary's own title and a description written from those
- *   facts; the original stays in the companion's `taobao_title`).
+ *   facts; the original stays in the companion's `taobao_title`);
+ * - `adCopy`: headline (≤ 40) and primary-text (≤ 500) variants for a product ad, from the
+ *   product's facts and the request's brief, different from each other and from the copy to avoid.
  *
  * Every caller goes through this port, the Taobao import included: LANGUAGE_MODEL picks the model
  * for all of them.
@@ -244,12 +246,60 @@ export const ListingTranslation = z.object({
 });
 export type ListingTranslation = z.infer<typeof ListingTranslation>;
 
+/** The ad's call to action (docs/product-ads.md): what the copy leads to. */
+export const AD_CALLS_TO_ACTION = ["SHOP_NOW", "LEARN_MORE", "SIGN_UP"] as const;
+export const AD_HEADLINE_MAX = 40;
+export const AD_PRIMARY_TEXT_MAX = 500;
+
+export const AdCopyVariant = z.object({
+  headline: z.string().trim().min(1).max(AD_HEADLINE_MAX),
+  primary_text: z.string().trim().min(1).max(AD_PRIMARY_TEXT_MAX),
+});
+export type AdCopyVariant = z.infer<typeof AdCopyVariant>;
+
+export const AdCopyInput = z.object({
+  product: z.object({
+    title: z.string().trim().min(1).max(300),
+    productType: z.string().max(120).default(""),
+    /** The brand the shopper sees (the vendor's name, else the product's vendor text). */
+    brand: z.string().max(200).default(""),
+    colours: z.array(z.string().trim().min(1).max(60)).max(20).default([]),
+    /** The lowest price, a decimal string ("49.00"). */
+    price: z.string().max(40).nullable().default(null),
+    currencyCode: z.string().max(8).default("USD"),
+    target_gender: TargetGender.default("both"),
+  }),
+  /** The ad request's brief (audience, message, offer); "" without one. */
+  brief: clipped(2000).default(""),
+  call_to_action: z.enum(AD_CALLS_TO_ACTION).default("SHOP_NOW"),
+  count: z.number().int().min(1).max(5),
+  /** Copy the ad already has or was offered: the new variants say something else. */
+  avoid: z.array(z.object({ headline: z.string().max(200), primary_text: z.string().max(2000) })).max(100).default([]),
+});
+export type AdCopyInput = z.input<typeof AdCopyInput>;
+/** AdCopyInput with its defaults filled (what adapters receive). */
+export type AdCopyRequest = z.output<typeof AdCopyInput>;
+
+const variantKey = (v: AdCopyVariant) => `${v.headline.toLowerCase()}\n${v.primary_text.toLowerCase()}`;
+
+export const AdCopyOutput = z.object({
+  variants: z
+    .array(AdCopyVariant)
+    .min(1)
+    .max(5)
+    .refine((vs) => new Set(vs.map(variantKey)).size === vs.length, "variants must differ from each other"),
+  provider: LanguageModelProvider,
+});
+export type AdCopyOutput = z.infer<typeof AdCopyOutput>;
+
 export interface LanguageModelPort {
   readonly name: LanguageModelProvider;
   understand(input: NluInput): Promise<NluResult>;
   reply(input: ReplyInput): Promise<ReplyOutput>;
   describeCollection(input: CollectionCopyInput): Promise<CollectionCopyOutput>;
   translateListing(input: ListingTranslationInput): Promise<ListingTranslation>;
+  /** Headline and primary-text variants for a product ad (docs/product-ads.md "AI creatives"). */
+  adCopy(input: AdCopyInput): Promise<AdCopyOutput>;
 }
 
 /** A language model that could not answer: unreachable, timed out, refused the request, or answered nonsense. */
@@ -293,6 +343,10 @@ export function withValidation(impl: LanguageModelPort): LanguageModelPort {
     async translateListing(input) {
       const parsed = check(ListingTranslationInput, input, "translateListing input");
       return check(ListingTranslation, await impl.translateListing(parsed), `${impl.name} translateListing output`);
+    },
+    async adCopy(input) {
+      const parsed = check(AdCopyInput, input, "adCopy input");
+      return check(AdCopyOutput, await impl.adCopy(parsed), `${impl.name} adCopy output`);
     },
   };
 }

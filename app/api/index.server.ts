@@ -39,7 +39,6 @@ import { checkoutHandlers } from "./handlers/checkout.server";
 import { orderAnalyticsHandlers } from "./handlers/order-analytics.server";
 import { vendorAnalyticsHandlers } from "./handlers/vendor-analytics.server";
 import { vendorsHandlers } from "./handlers/vendors.server";
-import { productAdsHandlers } from "./handlers/product-ads.server";
 import { productAdRequestsHandlers } from "./handlers/product-ad-requests.server";
 
 export const handlers: AllHandlers = {
@@ -79,7 +78,6 @@ export const handlers: AllHandlers = {
   ...orderAnalyticsHandlers,
   ...vendorAnalyticsHandlers,
   ...vendorsHandlers,
-  ...productAdsHandlers,
   ...productAdRequestsHandlers,
 };
 

@@ -309,6 +309,7 @@ const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, ErrorStatus> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  unsupported_media: 415,
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,

@@ -11,6 +11,8 @@ export type DomainErrorKind =
   | "conflict"
   | "unprocessable"
   | "too_large"
+  /** The content is of a kind we do not take (a video where an image is needed): 415. */
+  | "unsupported_media"
   | "rate_limited"
   | "unavailable"
   /** An outside system we called (the ads platform) refused or failed; its reason is the message (502). */
@@ -38,6 +40,7 @@ export const notFoundError = (message: string) => new DomainError("not_found", m
 export const conflictError = (message: string, details?: unknown) => new DomainError("conflict", message, details);
 export const unprocessableError = (message: string, details?: unknown) => new DomainError("unprocessable", message, details);
 export const tooLarge = (message: string) => new DomainError("too_large", message);
+export const unsupportedMedia = (message: string) => new DomainError("unsupported_media", message);
 export const rateLimited = (message: string, retryAfterSeconds: number) => new DomainError("rate_limited", message, undefined, retryAfterSeconds);
 export const unavailable = (message: string) => new DomainError("unavailable", message);
 export const badGateway = (message: string, details?: unknown) => new DomainError("bad_gateway", message, details);
@@ -50,6 +53,26 @@ export function failedError(message: string, cause?: unknown): DomainError {
   if (cause !== undefined) (err as Error & { cause?: unknown }).cause = cause;
   return err;
 }
+
+/**
+ * The kind of a refusal a port reports as an HTTP-like status (CommerceError, ImageSourceError
+ * carry the store's or the fetch's status), so a service can pass it on as a domain error.
+ */
+const KIND_OF_PORT_STATUS = {
+  400: "invalid",
+  404: "not_found",
+  409: "conflict",
+  413: "too_large",
+  415: "unsupported_media",
+  422: "unprocessable",
+  429: "rate_limited",
+  502: "bad_gateway",
+  503: "unavailable",
+} as const satisfies Record<number, DomainErrorKind>;
+
+export type PortStatus = keyof typeof KIND_OF_PORT_STATUS;
+
+export const domainErrorOfStatus = (status: PortStatus, message: string, details?: unknown) => new DomainError(KIND_OF_PORT_STATUS[status], message, details);
 
 /**
  * Whether `e` was thrown on purpose with a message meant for the caller: a DomainError, or an

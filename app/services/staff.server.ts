@@ -88,7 +88,7 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "ads.manage" satisfies Permission)) items.push({ label: "Ads", url: "/app/ads" });
   }
   if (user.role === "VENDOR") {
-    items.push({ label: "Home", url: "/app/vendor" }, { label: "Products", url: "/app/vendor/products" }, { label: "Stores", url: "/app/vendor/stores" }, { label: "Payouts", url: "/app/vendor/payouts" });
+    items.push({ label: "Home", url: "/app/vendor" }, { label: "Products", url: "/app/vendor/products" }, { label: "Stores", url: "/app/vendor/stores" }, { label: "Payouts", url: "/app/vendor/payouts" }, { label: "Ads", url: "/app/vendor/ads" });
   }
   return items;
 }

@@ -243,7 +243,7 @@ export const AdRequestCreateBody = z
     end_date: Day.nullable().optional(),
   })
   .superRefine((b, c) => {
-    if (b.start_date && b.end_date && b.end_date < b.start_date) c.addIssue({ code: "custom", path: ["end_date"], message: "must not be before start_date" });
+    if (b.start_date && b.end_date && b.end_date < b.start_date) c.addIssue({ code: "custom", path: ["end_date"], message: "end_date must not be before start_date" });
   });
 
 export const AdRequestUpdateBody = z.object({ uploaded_image_ids: uniqueIds("image", 0, AD_REQUEST_MAX_IMAGES) });

@@ -172,6 +172,16 @@ export const ConfigSchema = z
     META_API_VERSION: z.string().trim().regex(/^v\d+\.\d+$/, 'META_API_VERSION must look like "v23.0"').default("v23.0"),
     /** The Graph API origin (tests point it at a local fake). */
     META_GRAPH_URL: z.string().trim().default("https://graph.facebook.com"),
+    /** With a Meta pixel on the storefront, ad sets optimise for purchases; without one, for link clicks. */
+    META_PIXEL_ID: optionalString,
+    /** Countries the ad sets target (ISO codes, comma-separated). */
+    META_TARGET_COUNTRIES: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}(\s*,\s*[A-Z]{2})*$/, 'META_TARGET_COUNTRIES must be ISO country codes such as "US,CA"')
+      .default("US")
+      .transform((v) => v.split(",").map((c) => c.trim())),
     DATA_SERVICE_API_KEY: optionalString,
     /** Which proxies' X-Forwarded-For to believe for the client address (see TrustProxy). */
     TRUST_PROXY: TrustProxy,

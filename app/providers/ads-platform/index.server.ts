@@ -14,7 +14,7 @@ export * from "./port";
 
 type AdsPlatformConfig = Pick<
   AppConfig,
-  "ADS_PLATFORM" | "META_ACCESS_TOKEN" | "META_AD_ACCOUNT_ID" | "META_PAGE_ID" | "META_API_VERSION" | "META_GRAPH_URL" | "STORE_TIMEZONE"
+  "ADS_PLATFORM" | "META_ACCESS_TOKEN" | "META_AD_ACCOUNT_ID" | "META_PAGE_ID" | "META_API_VERSION" | "META_GRAPH_URL" | "META_PIXEL_ID" | "META_TARGET_COUNTRIES" | "STORE_TIMEZONE"
 >;
 
 export function createAdsPlatform(config: AdsPlatformConfig, log?: Logger): AdsPlatformPort {
@@ -28,6 +28,8 @@ export function createAdsPlatform(config: AdsPlatformConfig, log?: Logger): AdsP
     pageId: config.META_PAGE_ID,
     apiVersion: config.META_API_VERSION,
     graphUrl: config.META_GRAPH_URL,
+    pixelId: config.META_PIXEL_ID,
+    countries: config.META_TARGET_COUNTRIES,
     log: log?.child({ adapter: "ads-meta" }),
   });
 }

@@ -21,6 +21,7 @@ import { rebuildRecommendationAggregates } from "../../app/services/recommendati
 import { demoShiftDays, shiftDemoDates } from "./shift-dates";
 import { BASE_DAY, addVendorReturns, buildVendorActivity, seedVendorPayouts } from "./vendor-activity";
 import { rebuildProductDailyStats, statsTimeZone } from "../../app/services/vendor-stats/daily-stats.server";
+import { ensureProductAdsDemo, seedProductAdsDemo } from "./product-ads";
 
 export interface SeedReport {
   created: boolean;
@@ -187,6 +188,8 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   // Public clones everyone can try products on (./house-models.ts).
   await seedHouseModels(db, opts.uploadsDir);
   await inBatches(vendorActivity.tryOns, 2000, (data) => db.tryOn.createMany({ data }));
+  // Ad requests and ads in every status for two vendors (./product-ads.ts), dated before BASE_DAY and moved below with the rest.
+  await seedProductAdsDemo(db, { anchor: BASE_DAY });
   // Before the aggregates: their recent-activity windows read the moved dates.
   if (opts.today) await shiftDemoDates(db, await cascadeClosure(db), demoShiftDays(opts.today));
   // Recommendation aggregates (popularity, viewed/bought together) from the events just written,
@@ -229,6 +232,7 @@ export async function seedDemoDataIfEmpty(db: PrismaClient, opts: SeedOptions): 
   if (products > 0 || users > 0) {
     await ensureDemoAdminPermissions(db, opts.log);
     await ensureVendorStats(db, opts);
+    await ensureProductAdsDemo(db, { today: opts.today ?? BASE_DAY });
     return { created: false, counts: await countDemoData(db) };
   }
   return seedDemoData(db, opts);

@@ -39,6 +39,7 @@ import { checkoutHandlers } from "./handlers/checkout.server";
 import { orderAnalyticsHandlers } from "./handlers/order-analytics.server";
 import { vendorAnalyticsHandlers } from "./handlers/vendor-analytics.server";
 import { vendorsHandlers } from "./handlers/vendors.server";
+import { productAdsHandlers } from "./handlers/product-ads.server";
 import { productAdRequestsHandlers } from "./handlers/product-ad-requests.server";
 
 export const handlers: AllHandlers = {
@@ -78,6 +79,7 @@ export const handlers: AllHandlers = {
   ...orderAnalyticsHandlers,
   ...vendorAnalyticsHandlers,
   ...vendorsHandlers,
+  ...productAdsHandlers,
   ...productAdRequestsHandlers,
 };
 

@@ -40,6 +40,7 @@ import { checkoutEndpoints } from "./checkout";
 import { orderAnalyticsEndpoints } from "./order-analytics";
 import { vendorAnalyticsEndpoints } from "./vendor-analytics";
 import { vendorsEndpoints } from "./vendors";
+import { productAdsEndpoints } from "./product-ads";
 import { productAdRequestsEndpoints } from "./product-ad-requests";
 
 const areas = {
@@ -79,6 +80,7 @@ const areas = {
   orderAnalytics: orderAnalyticsEndpoints,
   vendorAnalytics: vendorAnalyticsEndpoints,
   vendors: vendorsEndpoints,
+  productAds: productAdsEndpoints,
   productAdRequests: productAdRequestsEndpoints,
 };
 
@@ -141,4 +143,5 @@ export * from "./image-models";
 export * from "./clones";
 export * from "./vendor-analytics";
 export * from "./vendors";
+export * from "./product-ads";
 export * from "./product-ad-requests";

@@ -1,0 +1,171 @@
+/**
+ * The ad requests queue (issue 18; docs/product-ads.md "Ad requests"): what vendors asked for, newest
+ * first, with tabs counted by the service (open, completed, all), a vendor filter, a search (brief,
+ * vendor name, product titles) and cursor paging. Each request opens its page, where the team makes
+ * ads from it. Same services and zod queries as GET /api/product-ad-requests and its count;
+ * ads.manage only.
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, BlockStack, Box, Card, Filters, IndexTable, InlineStack, Layout, Page, Select, Text, Thumbnail } from "@shopify/polaris";
+import { AdRequestsQuery } from "~/contract/product-ad-requests";
+import { getAppContext } from "~/context.server";
+import { issuesMessage, refusalOf } from "~/lib/admin-route.server";
+import { requireAdmin } from "~/lib/staff-auth.server";
+import { staffError } from "~/lib/staff-errors";
+import { teamViewer, vendorOptions } from "~/lib/ads-admin.server";
+import { dayText, moneyText, REQUEST_STATUS_LABEL, REQUEST_TABS, requestTabOf } from "~/lib/ads-admin-view";
+import { countAdRequests, listAdRequests } from "~/services/product-ads/requests.server";
+import { StatusTabs, useListParams, useQueryParam } from "~/components/admin";
+import { cursorParams, CursorFooter } from "~/components/admin/CursorFooter";
+
+const PLACEHOLDER = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1 1'/%3E";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { user } = await requireAdmin(request, "ads.manage");
+  const db = getAppContext().db;
+  const sp = new URL(request.url).searchParams;
+  const view = requestTabOf(sp.get("status"));
+  const { cursor, trail } = cursorParams(sp);
+  const parsed = AdRequestsQuery.safeParse({ status: view === "all" ? undefined : view, vendorId: sp.get("vendorId") || undefined, q: sp.get("q") || undefined, cursor: cursor ?? undefined });
+  if (!parsed.success) throw staffError(400, issuesMessage(parsed.error));
+  const viewer = teamViewer(user);
+  try {
+    // One query after another: the embedded database serves one statement stream at a time.
+    const list = await listAdRequests(db, viewer, parsed.data);
+    const counts = await countAdRequests(db, viewer, { vendorId: parsed.data.vendorId, q: parsed.data.q });
+    const vendors = await vendorOptions(db);
+    return { filters: { status: view, vendorId: parsed.data.vendorId ?? "", q: parsed.data.q ?? "" }, cursor, trail, requests: list.items, nextCursor: list.nextCursor, counts, vendors };
+  } catch (e) {
+    if (e instanceof Response) throw e;
+    // A hand-edited cursor: the service's refusal as the page's error.
+    const refusal = refusalOf(e);
+    throw staffError(refusal.status, refusal.message);
+  }
+};
+
+export default function AdRequestsPage() {
+  const data = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const { setParams, reset } = useListParams({ pageKey: "cursor" });
+  // A filter change starts from the first page: the cursor belongs to the old filters.
+  const setFilter = (key: string, value: string) => setParams({ [key]: value, trail: null });
+  const query = useQueryParam(data.filters.q, setFilter);
+  const vendorName = data.vendors.find((v) => v.id === data.filters.vendorId)?.name;
+
+  return (
+    <Page
+      title="Ad requests"
+      subtitle="What vendors asked the ads team for: products, photos, features, brief and budget."
+      backAction={{ content: "Ads", url: "/app/ads" }}
+      secondaryActions={[{ content: "Ad features", url: "/app/ads/features" }]}
+    >
+      <Layout>
+        <Layout.Section>
+          <Card padding="0">
+            <StatusTabs
+              tabs={REQUEST_TABS}
+              selected={data.filters.status}
+              idPrefix="requests-tab-"
+              count={(id) => data.counts[id]}
+              accessibilityLabel={(t, n) => `${t.label}: ${n}`}
+              onSelect={(id) => setFilter("status", id === "open" ? "" : id)}
+            />
+            <Filters
+              {...query.filterProps}
+              queryPlaceholder="Search the brief, vendor or product"
+              filters={[
+                {
+                  key: "vendorId",
+                  label: "Vendor",
+                  filter: (
+                    <Select
+                      label="Vendor"
+                      labelHidden
+                      options={[{ value: "", label: "All vendors" }, ...data.vendors.map((v) => ({ value: v.id, label: v.name }))]}
+                      value={data.filters.vendorId}
+                      onChange={(v) => setFilter("vendorId", v)}
+                    />
+                  ),
+                  shortcut: true,
+                },
+              ]}
+              appliedFilters={vendorName ? [{ key: "vendorId", label: `Vendor: ${vendorName}`, onRemove: () => setFilter("vendorId", "") }] : []}
+              onClearAll={() => {
+                query.setValue("");
+                reset(data.filters.status !== "open" ? { status: data.filters.status } : {});
+              }}
+              loading={navigation.state === "loading"}
+            />
+            <IndexTable
+              resourceName={{ singular: "ad request", plural: "ad requests" }}
+              itemCount={data.requests.length}
+              selectable={false}
+              headings={[{ title: "Products" }, { title: "Status" }, { title: "Vendor" }, { title: "Features" }, { title: "Budget / day", alignment: "end" }, { title: "Ads", alignment: "end" }, { title: "Filed" }]}
+              emptyState={
+                <Box padding="400">
+                  <Text as="p" tone="subdued">
+                    <span data-testid="requests-empty">
+                      {data.filters.q || data.filters.vendorId || data.filters.status !== "all" ? "No ad request matches these filters." : "No ad request yet: vendors file them from their Ads page."}
+                    </span>
+                  </Text>
+                </Box>
+              }
+            >
+              {data.requests.map((r, i) => {
+                const first = r.products[0];
+                return (
+                  <IndexTable.Row id={r.id} key={r.id} position={i}>
+                    <IndexTable.Cell>
+                      <InlineStack gap="200" blockAlign="center" wrap={false}>
+                        <Thumbnail size="small" source={first?.featuredImage?.url ?? PLACEHOLDER} alt={first?.title ?? ""} />
+                        <BlockStack gap="050">
+                          <Link to={`/app/ads/requests/${encodeURIComponent(r.id)}`} data-testid="request-link">
+                            <Text as="span" fontWeight="semibold">
+                              {first ? first.title : "Products removed"}
+                              {r.products.length > 1 ? ` + ${r.products.length - 1} more` : ""}
+                            </Text>
+                          </Link>
+                          <div style={{ maxWidth: "18rem" }} title={r.brief}>
+                            <Text as="span" tone="subdued" variant="bodySm" truncate>
+                              {r.brief}
+                            </Text>
+                          </div>
+                        </BlockStack>
+                      </InlineStack>
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>
+                      <span data-testid="request-status" data-status={r.status}>
+                        <Badge tone={r.status === "open" ? "attention" : "success"}>{REQUEST_STATUS_LABEL[r.status]}</Badge>
+                      </span>
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>{r.vendor.name}</IndexTable.Cell>
+                    <IndexTable.Cell>
+                      <div style={{ maxWidth: "14rem" }}>
+                        <Text as="span" variant="bodySm" truncate>
+                          {r.features.map((f) => f.name).join(", ") || "—"}
+                        </Text>
+                      </div>
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>
+                      <Text as="span" alignment="end" numeric>
+                        {r.daily_budget === null ? "—" : moneyText({ amount: r.daily_budget, currencyCode: r.currencyCode })}
+                      </Text>
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>
+                      <Text as="span" alignment="end" numeric>
+                        {r.adsCount}
+                      </Text>
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>{dayText(r.created_at)}</IndexTable.Cell>
+                  </IndexTable.Row>
+                );
+              })}
+            </IndexTable>
+            <CursorFooter summary={`${data.requests.length} request${data.requests.length === 1 ? "" : "s"} on this page`} cursor={data.cursor} trail={data.trail} nextCursor={data.nextCursor} />
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

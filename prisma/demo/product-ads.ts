@@ -264,7 +264,7 @@ export async function seedProductAdsDemo(db: PrismaClient, opts: { anchor: strin
           content_type: "image/jpeg",
           size_bytes: 180_000 + i * 7_000,
           user_id: author("vendor"),
-          purpose: "ad-request",
+          purpose: "ad_request",
           created_at: at(spec.daysAgo, 9),
         };
       });

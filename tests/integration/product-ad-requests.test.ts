@@ -55,7 +55,7 @@ async function makeAd(requestId: string, status: ProductAdStatus, vendorId = A, 
 
 async function upload(userId: string, n: string) {
   const row = await app.database.db.uploadedImage.create({
-    data: { url: `/uploads/images/ads/${n}.jpg`, key: `images/ads/${n}.jpg`, width: 800, height: 1000, content_type: "image/jpeg", size_bytes: 1234, user_id: userId, purpose: "ad-request" },
+    data: { url: `/uploads/images/ads/${n}.jpg`, key: `images/ads/${n}.jpg`, width: 800, height: 1000, content_type: "image/jpeg", size_bytes: 1234, user_id: userId, purpose: "ad_request" },
   });
   return row.id;
 }

@@ -40,6 +40,7 @@ import { orderAnalyticsHandlers } from "./handlers/order-analytics.server";
 import { vendorAnalyticsHandlers } from "./handlers/vendor-analytics.server";
 import { vendorsHandlers } from "./handlers/vendors.server";
 import { productAdsHandlers } from "./handlers/product-ads.server";
+import { productAdCreativesHandlers } from "./handlers/product-ad-creatives.server";
 import { productAdRequestsHandlers } from "./handlers/product-ad-requests.server";
 
 export const handlers: AllHandlers = {
@@ -80,6 +81,7 @@ export const handlers: AllHandlers = {
   ...vendorAnalyticsHandlers,
   ...vendorsHandlers,
   ...productAdsHandlers,
+  ...productAdCreativesHandlers,
   ...productAdRequestsHandlers,
 };
 

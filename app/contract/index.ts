@@ -41,6 +41,7 @@ import { orderAnalyticsEndpoints } from "./order-analytics";
 import { vendorAnalyticsEndpoints } from "./vendor-analytics";
 import { vendorsEndpoints } from "./vendors";
 import { productAdsEndpoints } from "./product-ads";
+import { productAdCreativesEndpoints } from "./product-ad-creatives";
 import { productAdRequestsEndpoints } from "./product-ad-requests";
 
 const areas = {
@@ -81,6 +82,7 @@ const areas = {
   vendorAnalytics: vendorAnalyticsEndpoints,
   vendors: vendorsEndpoints,
   productAds: productAdsEndpoints,
+  productAdCreatives: productAdCreativesEndpoints,
   productAdRequests: productAdRequestsEndpoints,
 };
 
@@ -144,4 +146,5 @@ export * from "./clones";
 export * from "./vendor-analytics";
 export * from "./vendors";
 export * from "./product-ads";
+export * from "./product-ad-creatives";
 export * from "./product-ad-requests";

@@ -23,6 +23,7 @@ import { withRecovery, type JobHandler } from "./worker.server";
 import { TAOBAO_IMPORT_QUEUE, importJobHandler } from "~/services/taobao-import/jobs.server";
 import { imageAiJobHandlers } from "~/services/image-ai/jobs.server";
 import { imageAiRecovery } from "~/services/image-ai/recovery.server";
+import { ADS_CREATIVES_QUEUE, closeCreativesJob, runCreativesJob } from "~/services/product-ads/creatives.server";
 // Image-AI target hooks of clone training and profile images (side effect: registerImageAiTarget).
 import "~/services/clones/image-ai-hooks.server";
 import "~/services/tryons/image-ai-hooks.server";
@@ -75,5 +76,11 @@ export const jobHandlers: Record<string, JobHandler> = {
   [DROP_NOTIFICATIONS_QUEUE]: async (_payload, ctx) => ({ ...(await runDropNotifications(ctx)) }),
   /** Deletes customers' data exports whose time is up (and schedules the next expiry). */
   [PRIVACY_SWEEP_QUEUE]: async (_payload, ctx) => ({ ...(await sweepExpiredDataExports({ db: ctx.db, privateStorage: ctx.privateStorage, queue: ctx.queue, log: ctx.log })) }),
+  /** Image candidates of a product ad (progress: candidates done); a failed job closes its queued candidates. */
+  [ADS_CREATIVES_QUEUE]: withRecovery(async (payload, ctx, { progress }) => runCreativesJob(ctx, payload, progress), {
+    async onFailed(payload, ctx, error) {
+      await closeCreativesJob(ctx, payload, error);
+    },
+  }),
   [REVIEWS_REQUEST_QUEUE]: async (payload, ctx) => ({ ...(await runReviewRequest(ctx, z.object({ orderId: z.string(), force: z.boolean().optional() }).parse(payload))) }),
 };

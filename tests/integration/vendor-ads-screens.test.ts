@@ -13,6 +13,7 @@ import { VendorAdRequestForm } from "../../app/components/vendor/VendorAdRequest
 import { Prisma } from "@prisma/client";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
+import { addDays, todayIn } from "../../app/lib/store-time-zone";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { redirectLocation, refusal, renderRoute, staffForm, staffRequest, thrownResponse } from "../helpers/route";
 import { createProduct, pgid } from "./products-fixtures";
@@ -101,8 +102,13 @@ beforeAll(async () => {
     meta_adset_id: "local-adset-x",
     meta_creative_id: "local-creative-x",
     meta_ad_id: `local-ad-${Date.now()}`,
-    published_at: new Date(),
+    published_at: new Date(Date.now() - 10 * 86_400_000),
   });
+  // Two synced days of the live ad: 1,500 impressions, 25 clicks (CTR 1.67 %), 15.00 spent for
+  // 2 purchases worth 50.00 (ROAS 3.33).
+  const day = (n: number) => new Date(`${addDays(todayIn("UTC"), -n)}T00:00:00Z`);
+  await db.productAdMetricDaily.create({ data: { ad_id: ads.live, date: day(2), impressions: 1000, reach: 800, clicks: 20, spend: new Prisma.Decimal("10.00"), purchases: 2, purchase_value: new Prisma.Decimal("50.00") } });
+  await db.productAdMetricDaily.create({ data: { ad_id: ads.live, date: day(1), impressions: 500, reach: 450, clicks: 5, spend: new Prisma.Decimal("5.00"), purchases: 0, purchase_value: new Prisma.Decimal("0.00") } });
   ads.other = await makeAd(B.id, 9201, "COMPLETED");
   await db.productAdRequest.create({
     data: { vendor_id: A.id, product_id: pgid(9101), product_ids: [pgid(9101)], notes: "Summer linen for city commuters", daily_budget: new Prisma.Decimal("25.00"), features: { create: [{ feature_id: features["format.single"]! }] } },
@@ -134,6 +140,30 @@ describe("ads list", () => {
     expect(html).toContain('href="/app/vendor/ads/requests/new"');
     expect(html).toContain(`href="/app/vendor/ads/${ads.review}"`);
     expect(html).not.toContain("Brume");
+  });
+
+  it("shows the delivery over the range: KPIs with CTR and ROAS, the daily series and each ad's figures", async () => {
+    const d = await load(vendorA.token, "?days=7");
+    expect(d.error).toBeNull();
+    expect(d.range).toEqual({ preset: "7", from: addDays(todayIn("UTC"), -6), to: todayIn("UTC") });
+    expect(d.metrics?.totals).toEqual({ impressions: 1500, clicks: 25, spend: "15.00", purchases: 2, purchaseValue: "50.00", ctr: expect.closeTo(25 / 1500, 4), roas: expect.closeTo(50 / 15, 2) });
+    expect(d.metrics?.daily).toHaveLength(7);
+    expect(d.metrics?.daily.find((x) => x.date === addDays(todayIn("UTC"), -2))).toEqual({ date: addDays(todayIn("UTC"), -2), impressions: 1000, clicks: 20, spend: "10.00" });
+    expect(d.ads.find((a) => a.id === ads.live)?.figures).toMatchObject({ impressions: 1500, clicks: 25, spend: "15.00" });
+    expect(d.ads.find((a) => a.id === ads.review)?.figures).toBeNull();
+    const html = await render(d, "/app/vendor/ads?days=7");
+    const kpi = (key: string) => html.match(new RegExp(`data-testid="ads-kpi-${key}">([^<]*)<`))?.[1];
+    expect([kpi("impressions"), kpi("clicks"), kpi("ctr"), kpi("spend"), kpi("purchases"), kpi("roas")]).toEqual(["1,500", "25", "1.67%", "$15.00", "2", "3.33×"]);
+    expect(html).toContain('data-testid="chart-ads-daily"');
+    // A range the API refuses shows its message; an empty range zeros.
+    const refused = await load(vendorA.token, `?from=${todayIn("UTC")}&to=${addDays(todayIn("UTC"), -3)}`);
+    expect(refused.metrics).toBeNull();
+    expect(refused.error).toBeTruthy();
+    expect(await render(refused)).toContain('data-testid="ads-error"');
+    const empty = await load(vendorA.token, `?from=${addDays(todayIn("UTC"), -60)}&to=${addDays(todayIn("UTC"), -50)}`);
+    expect(empty.metrics?.totals).toMatchObject({ impressions: 0, spend: "0.00", ctr: null, roas: null });
+    // Vendor B's page has none of A's delivery.
+    expect((await load(vendorB.token, "?days=7")).metrics?.totals.impressions).toBe(0);
   });
 
   it("is the vendor's: a shopper is sent away, signed out to the login, an admin refused on the vendor URL", async () => {
@@ -288,6 +318,7 @@ describe("ad review", () => {
     const d = await load(ads.review!, vendorA.token);
     expect(d.ad).toMatchObject({ status: "COMPLETED", headline: "Headline 9101 COMPLETED", primaryText: "Primary text of 9101", productTitle: "Aster Linen Dress" });
     expect(d.ad.allowedMoves.sort()).toEqual(["approve", "feedback"]);
+    expect(d.metrics).toBeNull();
     expect(d.ad.timeline.map((e) => e.kind)).toEqual(["created", "complete"]);
     const html = await render(ads.review!, d);
     expect(html).toContain("Approve");
@@ -329,8 +360,12 @@ describe("ad review", () => {
     expect((await load(ads.review!, vendorA.token)).ad.status).toBe("APPROVED");
   });
 
-  it("unpublishes a live ad (the vendor stops spending)", async () => {
+  it("unpublishes a live ad (the vendor stops spending); its delivery shows on its page", async () => {
     const d = await load(ads.live!, vendorA.token);
+    expect(d.metrics?.totals).toMatchObject({ impressions: 1500, clicks: 25, spend: "15.00", purchases: 2 });
+    const html = await render(ads.live!, d);
+    expect(html).toContain('data-testid="chart-ad-daily"');
+    expect(html.match(/data-testid="ad-metric-roas">([^<]*)</)?.[1]).toBe("3.33×");
     expect(d.ad.allowedMoves).toEqual(["unpublish"]);
     expect(await render(ads.live!, d)).toContain("Unpublish");
     expect(await act(ads.live!, vendorA.token, { intent: "unpublish" })).toMatchObject({ ok: true, intent: "unpublish" });

@@ -26,7 +26,9 @@ export function adPrice(amount: string | null, currencyCode: string): string | n
 export function clipWords(text: string, max: number): string {
   const t = text.replace(/\s+/g, " ").trim();
   if (t.length <= max) return t;
-  const cut = t.slice(0, max - 1).replace(/\s+\S*$/, "").replace(/[\s,;:–-]+$/, "");
+  const head = t.slice(0, max - 1);
+  // The cut falls inside a word unless the next character is a space: drop the partial word.
+  const cut = (/\s/.test(t.charAt(max - 1)) ? head : head.replace(/\s+\S*$/, "")).replace(/[\s,;:–-]+$/, "");
   return `${cut || t.slice(0, max - 1)}…`;
 }
 
@@ -45,6 +47,9 @@ const CTA: Record<AdCopyRequest["call_to_action"], string> = { SHOP_NOW: "Shop n
 
 type Facts = {
   title: string;
+  /** The title as a whole headline. */
+  full: string;
+  /** The title inside a longer headline. */
   short: string;
   type: string;
   brand: string;
@@ -61,6 +66,7 @@ function factsOf(input: AdCopyRequest): Facts {
   const colours = [...new Set(p.colours.map((c) => c.toLowerCase()))].slice(0, 4);
   return {
     title: p.title.replace(/\s+/g, " ").trim(),
+    full: clipWords(p.title, AD_HEADLINE_MAX),
     short: clipWords(p.title, 26),
     type: p.productType.trim().toLowerCase(),
     brand: p.brand.replace(/\s+/g, " ").trim(),
@@ -77,7 +83,7 @@ function factsOf(input: AdCopyRequest): Facts {
 type Template = (f: Facts) => string | null;
 
 const HEADLINES: Template[] = [
-  (f) => f.short,
+  (f) => f.full,
   (f) => `New in: ${f.short}`,
   (f) => (f.price ? `${f.short}, ${f.price}` : null),
   (f) => (f.brand && f.type ? `${capital(f.colour ? `${f.colour} ${f.type}` : f.type)} by ${f.brand}` : null),

@@ -227,6 +227,26 @@ describe("top products", () => {
 });
 
 describe("products performance", () => {
+  it("ranges of whole months (read from the monthly rollup) with partial months at their edges (read by day) sum the same days", async () => {
+    const COAT_FEB_MAR = m({ views: 1069, saves: 108, tryOns: 111, addToCarts: 1, orders: 11, units: 12, revenue: "1199.00", returnedUnits: 1, refunds: "120.00", returnRate: 0.0833, conversion: 0.0103 });
+    const COAT_MAR2_APR = m({ views: 999, saves: 99, tryOns: 99, orders: 9, units: 9, revenue: "999.00", conversion: 0.009 });
+    const measuresOf = async (query: Record<string, string>) => {
+      const res = await get(vendorA.token, "/vendors/me/products/performance", { ...query, sort: "title" });
+      expect(res.status).toBe(200);
+      return Object.fromEntries(res.body.items.map((i: { productId: string; measures: unknown }) => [i.productId, i.measures]));
+    };
+    for (const range of [{ from: "2026-02-01", to: "2026-03-31" }, { from: "2026-02-27", to: "2026-03-31" }, { from: "2026-02-15", to: "2026-04-10" }]) {
+      expect(await measuresOf(range), JSON.stringify(range)).toEqual({ [SHIRT]: SHIRT_M, [COAT]: COAT_FEB_MAR, [SCARF]: m({}), [GONE]: GONE_M });
+    }
+    const tail = await measuresOf({ from: "2026-03-02", to: "2026-04-30" });
+    expect(tail[COAT]).toEqual(COAT_MAR2_APR);
+    const top = await get(vendorA.token, "/vendors/me/analytics/top-products", { from: "2026-02-01", to: "2026-04-30", by: "views" });
+    expect(top.body.items.map((i: { productId: string; measures: { views: number } }) => [i.productId, i.measures.views])).toEqual([
+      [COAT, 1069],
+      [SHIRT, 150],
+    ]);
+  });
+
   it("lists every product of the vendor, idle ones with zeros, sorted by revenue, in pages", async () => {
     const first = await get(vendorA.token, "/vendors/me/products/performance", { ...RANGE, limit: 2 });
     expect(first.status).toBe(200);

@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createFakeImageAi } from "../helpers/fake-image-ai";
 import { upsertOrderFromWebhook, upsertOrderFromWebhookIn, type WebhookOrder } from "~/services/order-read-model.server";
-import { rebuildProductDailyStats } from "~/services/vendor-stats/daily-stats.server";
+import { rebuildProductDailyStats, rebuildVendorRollups } from "~/services/vendor-stats/daily-stats.server";
 
 const ZONE = "Asia/Tokyo";
 const VA = "vendor-stats-a";
@@ -261,5 +261,75 @@ describe("rebuildProductDailyStats", () => {
     expect((await table()).find((r) => r.product_id === PA1 && r.day === "2026-10-06")).toMatchObject({ saves: 2 });
     await rebuildProductDailyStats(app.database.db);
     expect((await table()).find((r) => r.product_id === PA1 && r.day === "2026-10-06")).toMatchObject({ saves: 1 });
+  });
+});
+
+describe("rollups (vendor_daily_stats, product_monthly_stats: kept by triggers on the daily rows)", () => {
+  type Sums = Omit<Row, "product_id" | "day" | "vendor_id">;
+  const SUMS = `views, saves, try_ons, add_to_carts, orders, units, revenue::text AS revenue, returned_units, refunds::text AS refunds`;
+  const NON_ZERO = `(views <> 0 OR saves <> 0 OR try_ons <> 0 OR add_to_carts <> 0 OR orders <> 0 OR units <> 0 OR revenue <> 0 OR returned_units <> 0 OR refunds <> 0)`;
+  const vendorDays = () =>
+    app.database.db.$queryRawUnsafe<({ vendor_id: string; day: string } & Sums)[]>(
+      `SELECT vendor_id, to_char(day, 'YYYY-MM-DD') AS day, ${SUMS} FROM vendor_daily_stats WHERE ${NON_ZERO} ORDER BY 1, 2`,
+    );
+  const productMonths = () =>
+    app.database.db.$queryRawUnsafe<({ vendor_id: string; month: string; product_id: string } & Sums)[]>(
+      `SELECT vendor_id, to_char(month, 'YYYY-MM-DD') AS month, product_id, ${SUMS} FROM product_monthly_stats WHERE ${NON_ZERO} ORDER BY 1, 2, 3`,
+    );
+  const s = (m: Partial<typeof zero>) => ({ ...zero, ...m });
+  // Hand-computed from the daily fixture above, as the rebuilds left it: one save of PA1 on 10-06,
+  // no add-to-carts (the zone test emptied the table, and they have no event table to come back from).
+  const VENDOR_DAYS = [
+    { vendor_id: VA, day: "2026-10-05", ...s({ views: 1, orders: 1, units: 2, revenue: "60.00" }) },
+    { vendor_id: VA, day: "2026-10-06", ...s({ views: 1, saves: 1 }) },
+    { vendor_id: VA, day: "2026-10-07", ...s({ saves: 1, try_ons: 1 }) },
+    { vendor_id: VA, day: "2026-10-09", ...s({ returned_units: 2, refunds: "56.87" }) },
+    { vendor_id: VB, day: "2026-10-05", ...s({ orders: 1, units: 1, revenue: "45.50" }) },
+    { vendor_id: VB, day: "2026-10-06", ...s({ views: 1, orders: 1, units: 3, revenue: "30.00" }) },
+    { vendor_id: VB, day: "2026-10-09", ...s({ returned_units: 1, refunds: "43.13" }) },
+  ];
+  const PRODUCT_MONTHS = [
+    { vendor_id: VA, month: "2026-10-01", product_id: PA1, ...s({ views: 2, saves: 1, orders: 1, units: 2, revenue: "60.00", returned_units: 2, refunds: "56.87" }) },
+    { vendor_id: VA, month: "2026-10-01", product_id: PA2, ...s({ saves: 1, try_ons: 1 }) },
+    { vendor_id: VB, month: "2026-10-01", product_id: PB1, ...s({ views: 1, orders: 2, units: 4, revenue: "75.50", returned_units: 1, refunds: "43.13" }) },
+  ];
+
+  it("the triggers kept them through every write above (upserts, cancellation, return, rebuilds, deletes): the hand-computed sums", async () => {
+    expect(await vendorDays()).toEqual(VENDOR_DAYS);
+    expect(await productMonths()).toEqual(PRODUCT_MONTHS);
+  });
+
+  it("the rebuild recomputes them from the daily rows: the same rows as the triggers kept", async () => {
+    const kept = [await vendorDays(), await productMonths()];
+    await app.database.db.$executeRaw`UPDATE vendor_daily_stats SET views = views + 9, refunds = refunds + 1`;
+    await app.database.db.$executeRaw`DELETE FROM product_monthly_stats WHERE product_id = ${PA2}`;
+    await rebuildProductDailyStats(app.database.db);
+    expect([await vendorDays(), await productMonths()]).toEqual(kept);
+    await app.database.db.$executeRaw`UPDATE vendor_daily_stats SET views = views + 9`;
+    await rebuildVendorRollups(app.database.db, { from: "2026-10-05", to: "2026-10-05" });
+    const days = await vendorDays();
+    expect(days.filter((d) => d.day === "2026-10-05")).toEqual(VENDOR_DAYS.filter((d) => d.day === "2026-10-05"));
+    expect(days.find((d) => d.vendor_id === VA && d.day === "2026-10-06")?.views).toBe(10);
+    await rebuildVendorRollups(app.database.db);
+    expect(await vendorDays()).toEqual(VENDOR_DAYS);
+  });
+
+  it("a daily row moved to another vendor moves its sums; emptying the daily rows empties them", async () => {
+    const db = app.database.db;
+    await db.$executeRaw`UPDATE product_daily_stats SET vendor_id = ${VB} WHERE product_id = ${PA2}`;
+    expect((await productMonths()).map((r) => [r.vendor_id, r.product_id])).toEqual([
+      [VA, PA1],
+      [VB, PA2],
+      [VB, PB1],
+    ]);
+    expect((await vendorDays()).find((d) => d.day === "2026-10-07")).toEqual({ vendor_id: VB, day: "2026-10-07", ...s({ saves: 1, try_ons: 1 }) });
+    await db.$executeRaw`UPDATE product_daily_stats SET vendor_id = ${VA} WHERE product_id = ${PA2}`;
+    expect(await vendorDays()).toEqual(VENDOR_DAYS);
+    expect(await productMonths()).toEqual(PRODUCT_MONTHS);
+    await db.$executeRawUnsafe(`TRUNCATE TABLE product_daily_stats`);
+    expect(await db.$queryRawUnsafe(`SELECT (SELECT count(*) FROM vendor_daily_stats)::int AS d, (SELECT count(*) FROM product_monthly_stats)::int AS m`)).toEqual([{ d: 0, m: 0 }]);
+    await rebuildProductDailyStats(db);
+    expect(await vendorDays()).toEqual(VENDOR_DAYS);
+    expect(await productMonths()).toEqual(PRODUCT_MONTHS);
   });
 });

@@ -290,9 +290,38 @@ export async function rebuildProductDailyStats(db: Db, opts: RebuildOptions = {}
           revenue = EXCLUDED.revenue, returned_units = EXCLUDED.returned_units, refunds = EXCLUDED.refunds, updated_at = EXCLUDED.updated_at`;
       await tx.$executeRaw`
         DELETE FROM product_daily_stats s WHERE ${rangeOfRows} AND ${ALL_ZERO}`;
+      await rebuildVendorRollups(tx, opts);
       const [{ n }] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM product_daily_stats s WHERE ${rangeOfRows}`;
       return { rows: n };
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
+}
+
+const ROLLUP_COLUMNS = Prisma.sql`views, saves, try_ons, add_to_carts, orders, units, revenue, returned_units, refunds`;
+const ROLLUP_SUMS = Prisma.sql`sum(views)::int, sum(saves)::int, sum(try_ons)::int, sum(add_to_carts)::int, sum(orders)::int, sum(units)::int,
+  sum(revenue), sum(returned_units)::int, sum(refunds)`;
+
+/**
+ * Recomputes the rollups of product_daily_stats (vendor_daily_stats and product_monthly_stats,
+ * migration 20261127220500) for the days from..to (all when not given; the months touching them)
+ * from the daily rows. Their triggers keep them on every write already: this makes them right
+ * again whatever happened to them, as part of the rebuild.
+ */
+export async function rebuildVendorRollups(db: Client, opts: { from?: string; to?: string } = {}): Promise<void> {
+  const from = opts.from ?? null;
+  const to = opts.to ?? null;
+  const daysIn = (day: Prisma.Sql) => Prisma.sql`(${from}::date IS NULL OR ${day} >= ${from}::date) AND (${to}::date IS NULL OR ${day} <= ${to}::date)`;
+  const monthIn = (month: Prisma.Sql) =>
+    Prisma.sql`(${from}::date IS NULL OR ${month} >= date_trunc('month', ${from}::date)::date) AND (${to}::date IS NULL OR ${month} <= ${to}::date)`;
+  await db.$executeRaw`DELETE FROM vendor_daily_stats WHERE ${daysIn(Prisma.sql`day`)}`;
+  await db.$executeRaw`
+    INSERT INTO vendor_daily_stats (vendor_id, day, ${ROLLUP_COLUMNS})
+    SELECT vendor_id, day, ${ROLLUP_SUMS} FROM product_daily_stats
+    WHERE vendor_id IS NOT NULL AND ${daysIn(Prisma.sql`day`)} GROUP BY 1, 2`;
+  await db.$executeRaw`DELETE FROM product_monthly_stats WHERE ${monthIn(Prisma.sql`month`)}`;
+  await db.$executeRaw`
+    INSERT INTO product_monthly_stats (vendor_id, month, product_id, ${ROLLUP_COLUMNS})
+    SELECT vendor_id, date_trunc('month', day)::date, product_id, ${ROLLUP_SUMS} FROM product_daily_stats
+    WHERE vendor_id IS NOT NULL AND ${monthIn(Prisma.sql`date_trunc('month', day)::date`)} GROUP BY 1, 2, 3`;
 }

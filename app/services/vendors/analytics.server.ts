@@ -3,11 +3,14 @@
  * app/contract/vendor-analytics.ts.
  *
  * Everything is summed from product_daily_stats (one row per product and store-time-zone day,
- * kept by app/services/vendor-stats/daily-stats.server.ts), through its (vendor_id, day) index: a
- * year of a vendor with a hundred products is ~36k rows, however many events lie behind them. The
- * row's vendor_id is the product's vendor when the event happened, so a product that changed
- * vendors keeps its past with the vendor that had it. Rows hold plain dates already in the store's
- * zone, so no time-zone arithmetic happens here beyond finding "today".
+ * kept by app/services/vendor-stats/daily-stats.server.ts) and its two rollups, kept from it by
+ * triggers (migration 20261127220500): vendor_daily_stats (the vendor's day) for the summary and
+ * the all-products series, product_monthly_stats (vendor, month, product) for the product lists,
+ * which read a range's whole months there and only its partial months by day. A year of a vendor
+ * with a hundred products is then ~7k rows instead of ~36k (and 365 for the summary). The row's
+ * vendor_id is the product's vendor when the event happened, so a product that changed vendors
+ * keeps its past with the vendor that had it. Rows hold plain dates already in the store's zone, so
+ * no time-zone arithmetic happens here beyond finding "today".
  *
  * Counts are summed in SQL per day or per product; amounts travel as numeric text and are added
  * as whole cents in JavaScript, so no float rounding creeps in; rates are derived last.
@@ -145,12 +148,14 @@ async function dailySums(db: PrismaClient, vendorId: string, from: string, to: s
       ? Prisma.sql`true`
       : Prisma.sql`(EXISTS (SELECT 1 FROM products WHERE id = ${productId} AND vendor_id = ${vendorId})
           OR EXISTS (SELECT 1 FROM product_daily_stats WHERE product_id = ${productId} AND vendor_id = ${vendorId}))`;
+  // All products: the vendor's own day rows; one product: its day rows (its primary key).
+  const source = productId === undefined ? Prisma.sql`vendor_daily_stats` : Prisma.sql`product_daily_stats`;
   const rows = await read<SumsRow & { day: string | null; currency: string; owned: boolean }>(
     db,
     Prisma.sql`
       WITH d AS (
         SELECT s.day::text AS day, ${SUMS_SQL}
-        FROM product_daily_stats s
+        FROM ${source} s
         WHERE s.vendor_id = ${vendorId} AND s.day >= ${from}::date AND s.day <= ${to}::date
           ${productId === undefined ? Prisma.empty : Prisma.sql`AND s.product_id = ${productId}`}
         GROUP BY s.day
@@ -224,18 +229,46 @@ interface ProductRow extends SumsRow {
   currency: string;
 }
 
+const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
+
+/**
+ * The whole calendar months inside from..to: [fullFrom, fullEnd) as first days of months (empty
+ * when fullFrom >= fullEnd); the days before fullFrom and from fullEnd on are read by day.
+ */
+export function wholeMonths(from: string, to: string): { fullFrom: string; fullEnd: string } {
+  const fullFrom = from.endsWith("-01") ? from : addDays(monthStart(from), 32).slice(0, 7) + "-01";
+  const after = addDays(to, 1);
+  const fullEnd = after.endsWith("-01") ? after : monthStart(to);
+  return { fullFrom, fullEnd };
+}
+
 /**
  * The vendor's products with their sums over the range: its products in the catalogue (zeros when
  * idle) and, when `withIdle` is false, only those with rows. Products that left the catalogue keep
  * the title of their last order line.
  */
 function productRowsSql(vendorId: string, from: string, to: string, withIdle: boolean): Prisma.Sql {
+  const cols = Prisma.sql`product_id, views, saves, try_ons, add_to_carts, orders, units, revenue, returned_units, refunds`;
+  const days = (a: string, b: string) =>
+    Prisma.sql`SELECT ${cols} FROM product_daily_stats WHERE vendor_id = ${vendorId} AND day >= ${a}::date AND day <= ${b}::date`;
+  const { fullFrom, fullEnd } = wholeMonths(from, to);
+  const parts =
+    fullFrom < fullEnd
+      ? [
+          Prisma.sql`SELECT ${cols} FROM product_monthly_stats WHERE vendor_id = ${vendorId} AND month >= ${fullFrom}::date AND month < ${fullEnd}::date`,
+          ...(from < fullFrom ? [days(from, addDays(fullFrom, -1))] : []),
+          ...(fullEnd <= to ? [days(fullEnd, to)] : []),
+        ]
+      : [days(from, to)];
+  // A monthly row can be left with zeros (an order alone made it, then was cancelled) where the
+  // daily row is gone: such a product counts as having no rows, as it did by day.
   return Prisma.sql`
     WITH cur AS (SELECT ${currencySql(vendorId)} AS code), agg AS (
       SELECT s.product_id, ${SUMS_SQL}
-      FROM product_daily_stats s
-      WHERE s.vendor_id = ${vendorId} AND s.day >= ${from}::date AND s.day <= ${to}::date
+      FROM (${Prisma.join(parts, " UNION ALL ")}) s
       GROUP BY s.product_id
+      HAVING bool_or(s.views <> 0 OR s.saves <> 0 OR s.try_ons <> 0 OR s.add_to_carts <> 0 OR s.orders <> 0 OR s.units <> 0
+        OR s.revenue <> 0 OR s.returned_units <> 0 OR s.refunds <> 0)
     ), ids AS (
       SELECT product_id FROM agg
       ${withIdle ? Prisma.sql`UNION SELECT id FROM products WHERE vendor_id = ${vendorId}` : Prisma.empty}

@@ -27,7 +27,7 @@
  */
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
-import { vendorByIdAccess } from "./vendors";
+import { vendorByIdAccess, VendorProductStatusSchema } from "./vendors";
 import { ANALYTICS_MAX_DAYS } from "./order-analytics";
 import { checkDayRange, DateOnly } from "./date-range";
 
@@ -153,6 +153,7 @@ export const VendorProductsPerformanceQuery = z
     sort: z.enum(VendorPerformanceSort).default("revenue").describe("ties go by product id"),
     order: z.enum(["asc", "desc"]).optional().describe("default: desc for measures, asc for title"),
     q: z.string().trim().max(200).optional().describe("words of the product title (case-insensitive)"),
+    status: VendorProductStatusSchema.optional().describe("only the products with this status in the catalogue now (products no longer in it have none)"),
     cursor: z.string().max(500).optional().describe("nextCursor of the previous page"),
     limit: z.coerce.number().int().min(1).max(VENDOR_PERFORMANCE_MAX_LIMIT).default(VENDOR_PERFORMANCE_DEFAULT_LIMIT),
   })
@@ -162,7 +163,7 @@ export const VendorProductsPerformanceSchema = z.object({
   ...RangeAnswer,
   /** Every product of the vendor (matching q), with zeros for those without activity in the range. */
   items: z.array(VendorProductPerformanceSchema),
-  /** The products matching q, all pages. */
+  /** The products matching q and status, all pages. */
   total: z.number().int(),
   nextCursor: z.string().nullable(),
 });

@@ -227,6 +227,25 @@ describe("top products", () => {
 });
 
 describe("products performance", () => {
+  it("status keeps the products with that status now (a product gone from the catalogue has none); total counts them; an unknown status is 400", async () => {
+    await app.database.db.product.update({ where: { id: SCARF }, data: { status: "draft" } });
+    try {
+      const draft = await get(vendorA.token, "/vendors/me/products/performance", { ...RANGE, status: "draft" });
+      expect(draft.status).toBe(200);
+      expect([ids(draft.body), draft.body.total, draft.body.items[0].status]).toEqual([[SCARF], 1, "draft"]);
+      const active = await get(admin.token, `/vendors/${VA}/products/performance`, { ...RANGE, status: "active", limit: 1 });
+      expect([ids(active.body), active.body.total]).toEqual([[SHIRT], 2]);
+      const next = await get(admin.token, `/vendors/${VA}/products/performance`, { ...RANGE, status: "active", limit: 1, cursor: active.body.nextCursor });
+      expect([ids(next.body), next.body.nextCursor]).toEqual([[COAT], null]);
+      const archived = await get(vendorA.token, "/vendors/me/products/performance", { ...RANGE, status: "archived" });
+      expect([archived.body.items, archived.body.total]).toEqual([[], 0]);
+      const bad = await get(vendorA.token, "/vendors/me/products/performance", { ...RANGE, status: "deleted" });
+      expect([bad.status, bad.body.error.details?.fields?.status ?? bad.body.error.message]).toEqual([400, expect.any(String)]);
+    } finally {
+      await app.database.db.product.update({ where: { id: SCARF }, data: { status: "active" } });
+    }
+  });
+
   it("ranges of whole months (read from the monthly rollup) with partial months at their edges (read by day) sum the same days", async () => {
     const COAT_FEB_MAR = m({ views: 1069, saves: 108, tryOns: 111, addToCarts: 1, orders: 11, units: 12, revenue: "1199.00", returnedUnits: 1, refunds: "120.00", returnRate: 0.0833, conversion: 0.0103 });
     const COAT_MAR2_APR = m({ views: 999, saves: 99, tryOns: 99, orders: 9, units: 9, revenue: "999.00", conversion: 0.009 });

@@ -54,7 +54,7 @@ export interface VendorProductsProps {
   cursor: string | null;
   error: string | null;
   performance: VendorProductsPerformance | null;
-  /** The vendor changes its products' status; admins look on. */
+  /** Whether the status column offers the change (the vendor's page and an admin's view of it both do). */
   canChangeStatus: boolean;
 }
 
@@ -165,7 +165,7 @@ export function VendorProducts(p: VendorProductsProps) {
                     </IndexTable.Cell>
                     <IndexTable.Cell>
                       <span data-testid="vendor-product-status" data-status={row.status ?? ""}>
-                        {/* The vendor changes the status where it reads it; admins look on. */}
+                        {/* The status changes where it is read. */}
                         {p.canChangeStatus && row.status ? (
                           <Select
                             label={`Status of ${row.title}`}
@@ -198,7 +198,7 @@ export function VendorProducts(p: VendorProductsProps) {
               })}
             </IndexTable>
             <CursorFooter
-              summary={perf && p.status === "all" ? `${perf.total} product${perf.total === 1 ? "" : "s"}` : ""}
+              summary={perf ? `${perf.total} product${perf.total === 1 ? "" : "s"}` : ""}
               cursor={p.cursor}
               trail={p.trail}
               nextCursor={perf?.nextCursor ?? null}

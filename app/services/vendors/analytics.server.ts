@@ -31,6 +31,7 @@ import type {
   VendorTopProductsBy,
 } from "~/contract/vendor-analytics";
 import { VENDOR_PERFORMANCE_DEFAULT_LIMIT, VENDOR_TOP_PRODUCTS_DEFAULT_LIMIT } from "~/contract/vendor-analytics";
+import type { VendorProductStatus } from "~/contract/vendors";
 
 export interface VendorAnalyticsDeps {
   db: PrismaClient;
@@ -379,7 +380,7 @@ function decodeCursor(raw: string, sort: VendorPerformanceSort, order: "asc" | "
 export async function vendorProductsPerformance(
   deps: VendorAnalyticsDeps,
   vendorId: string,
-  query: Range & { sort?: VendorPerformanceSort; order?: "asc" | "desc"; q?: string; cursor?: string; limit?: number },
+  query: Range & { sort?: VendorPerformanceSort; order?: "asc" | "desc"; q?: string; status?: VendorProductStatus; cursor?: string; limit?: number },
 ): Promise<VendorProductsPerformance> {
   const range = resolveRange(deps, query);
   const sort = query.sort ?? "revenue";
@@ -395,7 +396,7 @@ export async function vendorProductsPerformance(
   const cmp = (av: number | string, aid: string, bv: number | string, bid: string) => dir * compareValues(av, bv) || compareValues(aid, bid);
   const all = rows
     .map(ranked)
-    .filter((x) => words.every((w) => x.perf.title.toLocaleLowerCase("en").includes(w)))
+    .filter((x) => (query.status === undefined || x.perf.status === query.status) && words.every((w) => x.perf.title.toLocaleLowerCase("en").includes(w)))
     .sort((a, b) => cmp(sortValue(a, sort), a.perf.productId, sortValue(b, sort), b.perf.productId));
   const rest = after ? all.filter((x) => cmp(sortValue(x, sort), x.perf.productId, after.value, after.productId) > 0) : all;
   const page = rest.slice(0, limit);

@@ -315,6 +315,17 @@ export const vendorsEndpoints = {
     query: VendorProductsQuery,
     response: VendorProductsPageSchema,
   }),
+  vendorsProductStatus: endpoint({
+    method: "PATCH",
+    path: "/vendors/{id}/products/{productId}/status",
+    summary:
+      "Set one of a vendor's products active, draft or archived, as PATCH /vendors/me/products/{id}/status does (same answer); 404 for an unknown vendor or a product that is not the vendor's. A vendor may call it for its own id only",
+    tags: ["Vendors (admin)"],
+    access: vendorByIdAccess,
+    params: z.object({ id: Id, productId: ProductId }),
+    body: z.object({ status: VendorProductStatusSchema }),
+    response: VendorProductSchema,
+  }),
   vendorsPayouts: endpoint({
     method: "GET",
     path: "/vendors/{id}/payouts",

@@ -1,6 +1,6 @@
 /**
  * The vendor's products with their performance and a status change (issue 17). The same page
- * serves admins, read-only, at /app/vendors/:id/products (app.vendors_.$id_.products.tsx).
+ * serves admins, status change included, at /app/vendors/:id/products (app.vendors_.$id_.products.tsx).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { VendorProductsScreen } from "~/components/vendor/screens";

@@ -227,6 +227,47 @@ describe("PATCH /vendors/me/products/{id}/status", () => {
   });
 });
 
+describe("PATCH /vendors/{id}/products/{productId}/status", () => {
+  const path = (vendor: string, product: string) => `/vendors/${encodeURIComponent(vendor)}/products/${encodeURIComponent(product)}/status`;
+  it("an admin with vendors.manage changes a vendor's product (the same answer as /vendors/me); the vendor for its own id too", async () => {
+    const mine = await asVendorA("PATCH", `/vendors/me/products/${encodeURIComponent(PA1)}/status`, { body: { status: "active" } });
+    const r = await app.api("PATCH", path(A, PA2), { token: manager.token, body: { status: "archived" } });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(Object.keys(mine.body).sort());
+    expect(r.body).toMatchObject({ id: PA2, status: "archived" });
+    expect((await app.database.db.product.findUniqueOrThrow({ where: { id: PA2 } })).status).toBe("archived");
+    expect((await app.database.db.productCompanion.findUniqueOrThrow({ where: { shopify_product_id: PA2 } })).status).toBe("archived");
+    const own = await app.api("PATCH", path(A, "9102"), { token: vendorA.token, body: { status: "draft" } });
+    expect([own.status, own.body.status]).toEqual([200, "draft"]);
+    expect((await app.api("PATCH", path(A, PA2), { token: manager.token, body: { status: "draft" } })).status).toBe(200);
+  });
+  it("answers 400 for a bad status, and the store's refusal with its message", async () => {
+    expect((await app.api("PATCH", path(A, PA1), { token: manager.token, body: { status: "deleted" } })).status).toBe(400);
+    const original = app.ctx.commerce.setProductStatus;
+    const { CommerceError } = await import("../../app/providers/commerce/port");
+    app.ctx.commerce.setProductStatus = async () => {
+      throw new CommerceError("Product can't be archived while it is in a draft order", [{ message: "in a draft order" }], 422);
+    };
+    try {
+      const r = await app.api("PATCH", path(A, PA1), { token: manager.token, body: { status: "archived" } });
+      expect([r.status, r.body.error.message]).toEqual([422, expect.stringContaining("draft order")]);
+    } finally {
+      app.ctx.commerce.setProductStatus = original;
+    }
+    expect((await app.database.db.product.findUniqueOrThrow({ where: { id: PA1 } })).status).toBe("active");
+  });
+  it("ISOLATION: another vendor's product by this vendor's id, an unknown vendor or product, another vendor's id: 404; a shopper and an admin without vendors.manage: 403", async () => {
+    expect((await app.api("PATCH", path(B, PA1), { token: manager.token, body: { status: "archived" } })).status).toBe(404);
+    expect((await app.api("PATCH", path("no-such-vendor", PA1), { token: manager.token, body: { status: "archived" } })).status).toBe(404);
+    expect((await app.api("PATCH", path(A, "999999"), { token: manager.token, body: { status: "archived" } })).status).toBe(404);
+    expect((await app.api("PATCH", path(A, PA1), { token: vendorB.token, body: { status: "archived" } })).status).toBe(404);
+    expect((await app.api("PATCH", path(B, PA1), { token: vendorB.token, body: { status: "archived" } })).status).toBe(404);
+    expect((await app.api("PATCH", path(A, PA1), { token: shopper.token, body: { status: "archived" } })).status).toBe(403);
+    expect((await app.api("PATCH", path(A, PA1), { token: otherAdmin.token, body: { status: "archived" } })).status).toBe(403);
+    expect((await app.database.db.product.findUniqueOrThrow({ where: { id: PA1 } })).status).toBe("active");
+  });
+});
+
 describe("payouts", () => {
   const current = () => todayIn(ZONE).slice(0, 7);
 

@@ -3,7 +3,7 @@ import type { AppContext } from "~/context.server";
 import type { HandlersFor } from "../router.server";
 import type { AuthState } from "../auth.server";
 import { notFound } from "../errors.server";
-import { getVendor, listVendorProducts, listVendors, listVendorStores, setVendorProductStatus, VENDOR_NOT_FOUND } from "~/services/vendors/portal.server";
+import { getVendor, listVendorProducts, mustFindVendor, listVendors, listVendorStores, setVendorProductStatus, VENDOR_NOT_FOUND } from "~/services/vendors/portal.server";
 import { markPayoutPaid, payoutsCsv, setCommissionRate, vendorPayouts, type PayoutsRange } from "~/services/vendors/payouts.server";
 
 /** The caller's own vendor (the router let only linked VENDOR users in). */
@@ -43,6 +43,11 @@ export const vendorsHandlers: HandlersFor<typeof vendorsEndpoints> = {
   },
   vendorsStores: async ({ auth, ctx, input }) => listVendorStores(ctx.db, vendorById(auth, input.params.id)),
   vendorsProducts: async ({ auth, ctx, input }) => listVendorProducts(ctx.db, vendorById(auth, input.params.id), input.query),
+  vendorsProductStatus: async ({ auth, ctx, input }) => {
+    const vendorId = vendorById(auth, input.params.id);
+    await mustFindVendor(ctx.db, vendorId);
+    return setVendorProductStatus(ctx, vendorId, input.params.productId, input.body.status);
+  },
   vendorsPayouts: async ({ auth, ctx, input }) => payouts(ctx, vendorById(auth, input.params.id), input.query),
   vendorsPayoutMarkPaid: async ({ ctx, input }) => markPayoutPaid({ db: ctx.db, timeZone: ctx.config.STORE_TIMEZONE }, input.params.id, input.params.payoutId, input.body.reference),
 };

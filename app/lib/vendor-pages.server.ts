@@ -105,9 +105,7 @@ type StatusFilter = (typeof STATUS_FILTERS)[number];
  * (`?days=`, 30 by default), searched (`q`), sorted (`sort`, `order`) and paged by the API's
  * cursor (`cursor`; `trail` keeps the cursors of the pages before, for "previous").
  *
- * A status filter (`status`) reads the performance list page by page from the cursor, asking each
- * time for as many rows as the page still lacks, so that the cursor of the last call is exactly
- * after the last row shown and the next page starts where this one stopped.
+ * A status filter (`status`) is the API's own (`status` of the performance query).
  */
 export async function loadVendorProducts(scope: VendorScope, request: Request) {
   const deps = analyticsDeps();
@@ -131,47 +129,20 @@ export async function loadVendorProducts(scope: VendorScope, request: Request) {
     sort: base.sort,
     order: base.order,
     q: base.q || undefined,
+    status: status ?? undefined,
     cursor: cursor ?? undefined,
+    limit: VENDOR_PERFORMANCE_DEFAULT_LIMIT,
   });
   if (!parsed.success) return { ...base, error: issuesMessage(parsed.error), performance: null };
   try {
     return {
       ...base,
       error: null,
-      performance: await performancePage(deps, scope.vendorId, parsed.data, status),
+      performance: await vendorProductsPerformance(deps, scope.vendorId, parsed.data),
     };
   } catch (e) {
     return { ...base, error: refusalOf(e).message, performance: null };
   }
-}
-
-async function performancePage(
-  deps: VendorAnalyticsDeps,
-  vendorId: string,
-  query: Parameters<typeof vendorProductsPerformance>[2],
-  status: StatusFilter | null
-): Promise<VendorProductsPerformance> {
-  const pageSize = VENDOR_PERFORMANCE_DEFAULT_LIMIT;
-  if (!status)
-    return vendorProductsPerformance(deps, vendorId, {
-      ...query,
-      limit: pageSize,
-    });
-  let page = await vendorProductsPerformance(deps, vendorId, {
-    ...query,
-    limit: pageSize,
-  });
-  const items = page.items.filter((i) => i.status === status);
-  while (items.length < pageSize && page.nextCursor) {
-    page = await vendorProductsPerformance(deps, vendorId, {
-      ...query,
-      cursor: page.nextCursor,
-      limit: pageSize - items.length,
-    });
-    items.push(...page.items.filter((i) => i.status === status));
-  }
-  // `total` stays the count of the search across statuses: the tabs' counts come from the catalogue.
-  return { ...page, items, nextCursor: page.nextCursor };
 }
 
 /** The vendor (name, commission rate, counts), for the pages' titles. */
@@ -183,18 +154,13 @@ export type StatusActionResult = { ok: true; message: string; intent: "status" }
 
 /**
  * The products page's status change `{ intent: "status", id, status }`, through the same service
- * and zod body as PATCH /vendors/me/products/{id}/status: the vendor's own products only (another
- * vendor's product is "Product not found"), the store's refusal as the answer's error. Admins see
- * a vendor's products without changing them: the API gives them no such route.
+ * and zod body as PATCH /vendors/me/products/{id}/status (the vendor's page) and PATCH
+ * /vendors/{id}/products/{productId}/status (an admin's view of the vendor): the scope's vendor's
+ * products only (another vendor's product is "Product not found"), the store's refusal as the
+ * answer's error.
  */
 export async function changeVendorProductStatus(scope: VendorScope, request: Request): Promise<StatusActionResult> {
   const intent = "status" as const;
-  if (scope.asAdmin)
-    return {
-      ok: false,
-      intent,
-      error: "Only the vendor changes its products' status",
-    };
   const form = await formOf(request);
   if (form.get("intent") !== intent) return { ok: false, intent, error: "Unknown action" };
   const body = vendorsEndpoints.vendorsMeProductStatus.body.safeParse({
@@ -227,21 +193,24 @@ const payoutDeps = () => {
   return { db: ctx.db, timeZone: ctx.config.STORE_TIMEZONE };
 };
 
-/** The payouts of the last 12 months (`?from=YYYY-MM&to=YYYY-MM` for others), as the API reads them. */
+/** The payouts of the last 12 months (`?from=YYYY-MM&to=YYYY-MM`, the page's range picker, for others), as the API reads them. */
 export async function loadVendorPayouts(scope: VendorScope, request: Request) {
   const sp = new URL(request.url).searchParams;
+  // What the range picker shows again (a refused range included, beside the API's message).
+  const range = { from: (sp.get("from") ?? "").slice(0, 20), to: (sp.get("to") ?? "").slice(0, 20) };
   const parsed = vendorsEndpoints.vendorsMePayouts.query.safeParse({
-    from: sp.get("from") || undefined,
-    to: sp.get("to") || undefined,
+    from: range.from || undefined,
+    to: range.to || undefined,
   });
-  if (!parsed.success) return { error: issuesMessage(parsed.error), payouts: null };
+  if (!parsed.success) return { range, error: issuesMessage(parsed.error), payouts: null };
   try {
     return {
+      range,
       error: null,
       payouts: await vendorPayouts(payoutDeps(), scope.vendorId, parsed.data),
     };
   } catch (e) {
-    return { error: refusalOf(e).message, payouts: null };
+    return { range, error: refusalOf(e).message, payouts: null };
   }
 }
 

@@ -298,13 +298,22 @@ describe("product status change", () => {
     expect((await app.database.db.product.findUnique({ where: { id: pgid(8101) } }))?.status).toBe("active");
   });
 
-  it("is the vendor's: admins look on, shoppers are sent away", async () => {
-    expect(await post(admin.token, { id: pgid(8101), status: "draft" }, `/app/vendors/${A.id}/products`, { id: A.id })).toEqual({
-      ok: false,
-      intent: "status",
-      error: "Only the vendor changes its products' status",
-    });
+  it("admins with vendors.manage change it from their view of the vendor (the page offers it); refused elsewhere", async () => {
+    const adminProducts = await import("../../app/routes/app.vendors_.$id_.products");
+    const adminPost = (token: string | null, id: string, fields: Record<string, string>) =>
+      adminProducts.action({ request: staffForm(`/app/vendors/${id}/products`, token, { intent: "status", ...fields }), params: { id }, context: {} });
+    const view = await adminProducts.loader(args(`/app/vendors/${A.id}/products?days=7`, admin.token, { id: A.id }));
+    const html = await renderRoute({ id: "routes/app.vendors_.$id_.products", path: "/app/vendors/:id/products", url: `/app/vendors/${A.id}/products?days=7`, data: view, Component: adminProducts.default });
+    expect(html.match(/<select/g)?.length ?? 0).toBeGreaterThanOrEqual(view.performance?.items.length ?? 99);
+    expect(await adminPost(admin.token, A.id, { id: pgid(8101), status: "draft" })).toEqual({ ok: true, intent: "status", message: "“Aster Linen Dress” is draft now." });
+    expect((await app.database.db.product.findUnique({ where: { id: pgid(8101) } }))?.status).toBe("draft");
+    expect(await adminPost(admin.token, A.id, { id: pgid(8101), status: "active" })).toMatchObject({ ok: true });
+    // A's product through B's page is not B's.
+    expect(await adminPost(admin.token, B.id, { id: pgid(8101), status: "draft" })).toEqual({ ok: false, intent: "status", error: "Product not found" });
+    expect(await refusal(adminPost(vendorB.token, A.id, { id: pgid(8101), status: "draft" }))).toBe(403);
+    expect(await refusal(adminPost(adminNoPerm.token, A.id, { id: pgid(8101), status: "draft" }))).toBe(403);
     expect((await thrownResponse(post(shopper.token, { id: pgid(8101), status: "draft" }))).status).toBe(302);
+    expect((await app.database.db.product.findUnique({ where: { id: pgid(8101) } }))?.status).toBe("active");
   });
 });
 
@@ -328,6 +337,31 @@ describe("payouts, commission and mark paid", () => {
     expect(html).toContain("Download CSV");
     expect(html).not.toContain("Mark paid");
     expect(JSON.stringify(d)).not.toContain("80.00");
+  });
+
+  it("shows the months picked (vendor and admin), the CSV following them; a refused range shows the API's message", async () => {
+    const m = lastMonth();
+    const d = await payouts.loader(args(`/app/vendor/payouts?from=${m}&to=${m}`, vendorA.token));
+    expect([d.error, d.range, d.payouts?.from, d.payouts?.to, d.payouts?.items.map((p) => p.period)]).toEqual([null, { from: m, to: m }, m, m, [m]]);
+    const html = await renderRoute({ id: "routes/app.vendor_.payouts", path: "/app/vendor/payouts", url: `/app/vendor/payouts?from=${m}&to=${m}`, data: d, Component: payouts.default });
+    expect(html).toContain(`data-csv-url="/app/vendor/payouts/csv?from=${m}&amp;to=${m}"`);
+    expect(html).toMatch(new RegExp(`name="from"[^>]*value="${m}"|value="${m}"[^>]*name="from"`));
+    expect(html).toContain("From month");
+    const res = await csv.loader(args(`/app/vendor/payouts/csv?from=${m}&to=${m}`, vendorA.token));
+    const rows = (await res.text()).trim().split("\r\n");
+    expect([rows.length, rows[1]?.startsWith(`${m},`)]).toEqual([2, true]);
+    // No months asked: the fields show the range the answer covers (the last 12 months), the CSV the same.
+    const plain = await payouts.loader(args("/app/vendor/payouts", vendorA.token));
+    expect(plain.range).toEqual({ from: "", to: "" });
+    const plainHtml = await renderRoute({ id: "routes/app.vendor_.payouts", path: "/app/vendor/payouts", url: "/app/vendor/payouts", data: plain, Component: payouts.default });
+    expect(plainHtml).toContain(`data-csv-url="/app/vendor/payouts/csv?from=${plain.payouts?.from}&amp;to=${plain.payouts?.to}"`);
+    const asAdmin = await adminPayouts.loader(args(`/app/vendors/${A.id}/payouts?from=${m}&to=${m}`, admin.token, { id: A.id }));
+    expect(asAdmin.payouts?.items.map((p) => [p.period, p.net])).toEqual([[m, "175.00"]]);
+    const adminHtml = await renderRoute({ id: "routes/app.vendors_.$id_.payouts", path: "/app/vendors/:id/payouts", url: `/app/vendors/${A.id}/payouts?from=${m}&to=${m}`, data: asAdmin, Component: adminPayouts.default });
+    expect(adminHtml).toContain(`data-csv-url="/app/vendors/${A.id}/payouts/csv?from=${m}&amp;to=${m}"`);
+    const refused = await payouts.loader(args(`/app/vendor/payouts?from=2026-05&to=2026-01`, vendorA.token));
+    expect([refused.payouts, refused.range]).toEqual([null, { from: "2026-05", to: "2026-01" }]);
+    expect(refused.error).toContain("must not be after to");
   });
 
   it("downloads the payouts as CSV; another vendor cannot download A's", async () => {

@@ -1,12 +1,14 @@
 /**
  * A vendor's payouts: one row per monthly period (gross, refunds, commission, net, status, paid
- * date, reference), a chart of the net per period, and the CSV download. Admins (`canMarkPaid`)
+ * date, reference) between two months picked above them (a GET form: `?from=YYYY-MM&to=YYYY-MM`,
+ * the API's range; empty fields are the API's defaults), a chart of the net per period, and the
+ * CSV download of the same range. Admins (`canMarkPaid`)
  * mark a pending payout paid with the transfer's reference: `{ intent: "mark-paid", id, reference }`
  * to the route's action.
  */
-import { useFetcher } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, IndexTable, InlineGrid, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
+import { Form, useFetcher } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Button, Card, IndexTable, InlineGrid, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { useEffect, useState } from "react";
 import type { VendorPayout, VendorPayouts as Payouts } from "~/contract/vendors";
 import { ActionBannerSection, FormModal, useFetcherResult, type ActionOutcome } from "~/components/admin";
 import { compactMoney, moneyFormat, num } from "~/components/admin/AnalyticsParts";
@@ -65,11 +67,42 @@ export interface VendorPayoutsProps {
   backAction?: { content: string; url: string };
   payouts: Payouts | null;
   error: string | null;
+  /** The CSV of the range shown (the page adds `from` and `to`). */
   csvUrl: string;
+  /** The months asked in the URL ("" when not given). */
+  range: { from: string; to: string };
   canMarkPaid?: boolean;
 }
 
-export function VendorPayouts({ base, title, backAction, payouts, error, csvUrl, canMarkPaid }: VendorPayoutsProps) {
+/** The range picker: the months asked (or, when none were, the range the answer covers). */
+function RangePicker({ range, shown, csvHref }: { range: { from: string; to: string }; shown: { from: string; to: string } | null; csvHref: string }) {
+  const initial = { from: range.from || shown?.from || "", to: range.to || shown?.to || "" };
+  const [from, setFrom] = useState(initial.from);
+  const [to, setTo] = useState(initial.to);
+  // A new URL (back, forward, a link) resets the fields to what it asks.
+  useEffect(() => {
+    setFrom(initial.from);
+    setTo(initial.to);
+  }, [initial.from, initial.to]);
+  return (
+    <Card>
+      <Form method="get" data-testid="payouts-range" data-csv-url={csvHref}>
+        <InlineStack gap="300" blockAlign="end" wrap>
+          <div style={{ minWidth: 160 }}>
+            <TextField label="From month" type="month" name="from" value={from} onChange={setFrom} autoComplete="off" placeholder="YYYY-MM" />
+          </div>
+          <div style={{ minWidth: 160 }}>
+            <TextField label="To month" type="month" name="to" value={to} onChange={setTo} autoComplete="off" placeholder="YYYY-MM" />
+          </div>
+          <Button submit>Show</Button>
+          <Button url="?">Last 12 months</Button>
+        </InlineStack>
+      </Form>
+    </Card>
+  );
+}
+
+export function VendorPayouts({ base, title, backAction, payouts, error, csvUrl, range, canMarkPaid }: VendorPayoutsProps) {
   const [marking, setMarking] = useState<VendorPayout | null>(null);
   const [notice, setNotice] = useState<ActionOutcome | null>(null);
   const [downloading, setDownloading] = useState(false);
@@ -78,6 +111,8 @@ export function VendorPayouts({ base, title, backAction, payouts, error, csvUrl,
   const items = payouts?.items ?? [];
   // The chart runs left to right in time; the table lists the newest period first.
   const chronological = [...items].reverse();
+  const csvRange = payouts ? { from: payouts.from, to: payouts.to } : range;
+  const csvHref = `${csvUrl}?${new URLSearchParams(Object.entries(csvRange).filter(([, v]) => v))}`;
   return (
     <Page
       title={title}
@@ -89,7 +124,7 @@ export function VendorPayouts({ base, title, backAction, payouts, error, csvUrl,
           loading: downloading,
           onAction: () => {
             setDownloading(true);
-            void downloadCsv(csvUrl).then((error) => {
+            void downloadCsv(csvHref).then((error) => {
               setDownloading(false);
               if (error) setNotice({ ok: false, error });
             });
@@ -100,6 +135,9 @@ export function VendorPayouts({ base, title, backAction, payouts, error, csvUrl,
       <Layout>
         <Layout.Section>
           <VendorTabs base={base} selected="payouts" />
+        </Layout.Section>
+        <Layout.Section>
+          <RangePicker range={range} shown={payouts ? { from: payouts.from, to: payouts.to } : null} csvHref={csvHref} />
         </Layout.Section>
         <ActionBannerSection result={notice} onDismiss={() => setNotice(null)} testId="payout-notice" />
         {error ? (

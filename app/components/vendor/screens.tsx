@@ -93,7 +93,7 @@ export function VendorProductsScreen() {
       cursor={d.cursor}
       error={d.error}
       performance={d.performance}
-      canChangeStatus={!d.scope.asAdmin}
+      canChangeStatus
     />
   );
 }
@@ -121,6 +121,7 @@ export function VendorPayoutsScreen() {
       payouts={d.payouts}
       error={d.error}
       csvUrl={`${d.scope.base}/payouts/csv`}
+      range={d.range}
       canMarkPaid={d.scope.asAdmin}
     />
   );

@@ -71,6 +71,11 @@ export async function boot(opts: { env?: Record<string, string | undefined>; see
     .then(() => sweepExpiredDataExports(privacyDeps))
     .catch((error: unknown) => log.error({ err: error }, "customer data export clean-up failed"));
 
+  // The daily ads metrics sync (last 3 days from the ads platform) queues the next day's run
+  // itself; this queues the first (or finds it queued). No other scheduler exists.
+  const { scheduleDailyMetricsSync } = await import("./services/product-ads/metrics.server");
+  await scheduleDailyMetricsSync(ctx).catch((error: unknown) => log.error({ err: error }, "scheduling the daily ads metrics sync failed"));
+
   // Three lanes (app/jobs/lanes.server.ts): image AI, admin-interactive (imports, syncs) and
   // background; an admin's import or a try-on never waits behind indexing or aggregates.
   const worker = config.WORKER === "inline" ? startWorkerLoops(ctx, jobHandlers) : null;

@@ -42,6 +42,7 @@ import { vendorsHandlers } from "./handlers/vendors.server";
 import { productAdsHandlers } from "./handlers/product-ads.server";
 import { productAdCreativesHandlers } from "./handlers/product-ad-creatives.server";
 import { productAdRequestsHandlers } from "./handlers/product-ad-requests.server";
+import { productAdMetricsHandlers } from "./handlers/product-ad-metrics.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
@@ -83,6 +84,7 @@ export const handlers: AllHandlers = {
   ...productAdsHandlers,
   ...productAdCreativesHandlers,
   ...productAdRequestsHandlers,
+  ...productAdMetricsHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

@@ -43,6 +43,7 @@ import { vendorsEndpoints } from "./vendors";
 import { productAdsEndpoints } from "./product-ads";
 import { productAdCreativesEndpoints } from "./product-ad-creatives";
 import { productAdRequestsEndpoints } from "./product-ad-requests";
+import { productAdMetricsEndpoints } from "./product-ad-metrics";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -84,6 +85,7 @@ const areas = {
   productAds: productAdsEndpoints,
   productAdCreatives: productAdCreativesEndpoints,
   productAdRequests: productAdRequestsEndpoints,
+  productAdMetrics: productAdMetricsEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -148,3 +150,4 @@ export * from "./vendors";
 export * from "./product-ads";
 export * from "./product-ad-creatives";
 export * from "./product-ad-requests";
+export * from "./product-ad-metrics";

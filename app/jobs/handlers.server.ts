@@ -24,6 +24,7 @@ import { TAOBAO_IMPORT_QUEUE, importJobHandler } from "~/services/taobao-import/
 import { imageAiJobHandlers } from "~/services/image-ai/jobs.server";
 import { imageAiRecovery } from "~/services/image-ai/recovery.server";
 import { ADS_CREATIVES_QUEUE, closeCreativesJob, runCreativesJob } from "~/services/product-ads/creatives.server";
+import { ADS_SYNC_METRICS_QUEUE, runMetricsSyncJob } from "~/services/product-ads/metrics.server";
 // Image-AI target hooks of clone training and profile images (side effect: registerImageAiTarget).
 import "~/services/clones/image-ai-hooks.server";
 import "~/services/tryons/image-ai-hooks.server";
@@ -82,5 +83,7 @@ export const jobHandlers: Record<string, JobHandler> = {
       await closeCreativesJob(ctx, payload, error);
     },
   }),
+  /** Ads' daily metrics from the ads platform (progress: ads done / ads to do); the daily run queues the next day's. Upserts: a re-run after a crash stores nothing twice. */
+  [ADS_SYNC_METRICS_QUEUE]: async (payload, ctx, { progress }) => ({ ...(await runMetricsSyncJob(ctx, payload, progress)) }),
   [REVIEWS_REQUEST_QUEUE]: async (payload, ctx) => ({ ...(await runReviewRequest(ctx, z.object({ orderId: z.string(), force: z.boolean().optional() }).parse(payload))) }),
 };

@@ -19,14 +19,15 @@ import { INVENTORY_QUEUE } from "~/services/catalog.server";
 import { IMAGE_AI_JOBS } from "~/services/image-ai/requests.server";
 import { CATEGORISE_QUEUE } from "~/services/styles.server";
 import { ADS_CREATIVES_QUEUE } from "~/services/product-ads/creatives.server";
+import { ADS_SYNC_METRICS_QUEUE } from "~/services/product-ads/metrics.server";
 import { TAOBAO_IMPORT_QUEUE } from "~/services/taobao-import/jobs.server";
 import { startWorker, type JobHandler, type Worker } from "./worker.server";
 
 export type WorkerLane = "image-ai" | "admin" | "background";
 export const WORKER_LANES: readonly WorkerLane[] = ["image-ai", "admin", "background"];
 
-/** Jobs an admin starts from a screen (/app/import, /app/sync, /app/products, /app/styles/:id, an ad's creatives) and watches. */
-export const ADMIN_LANE_QUEUES = [TAOBAO_IMPORT_QUEUE, CATALOG_SYNC_QUEUE, INVENTORY_QUEUE, CATEGORISE_QUEUE, ADS_CREATIVES_QUEUE] as const;
+/** Jobs an admin starts from a screen (/app/import, /app/sync, /app/products, /app/styles/:id, an ad's creatives, the ads metrics sync) and watches. */
+export const ADMIN_LANE_QUEUES = [TAOBAO_IMPORT_QUEUE, CATALOG_SYNC_QUEUE, INVENTORY_QUEUE, CATEGORISE_QUEUE, ADS_CREATIVES_QUEUE, ADS_SYNC_METRICS_QUEUE] as const;
 
 /** Which lane runs a queue. Queues not named here run in the background lane. */
 export const QUEUE_LANES: Readonly<Record<string, Exclude<WorkerLane, "background">>> = {

@@ -240,6 +240,29 @@ const scenarios: Record<string, Scenario> = {
     check: async (id) => expect((await db().job.findUniqueOrThrow({ where: { id } })).result).toMatchObject({ popularity: expect.any(Number) }),
   },
 
+  "ads.sync-metrics": {
+    async enqueue() {
+      const vendor = await db().vendor.create({ data: { name: "Crash Metrics", handle: "crash-metrics" } });
+      await createProduct(db(), { n: 8951, title: "Crash Metrics Shirt", vendorId: vendor.id });
+      const ad = await db().productAd.create({ data: { product_id: pgid(8951), vendor_id: vendor.id, title: "Crash metrics", status: "LIVE", media_urls: ["https://cdn.example.test/a.jpg"] } });
+      await db().productAd.update({ where: { id: ad.id }, data: { meta_campaign_id: `local-campaign-${ad.id}`, meta_adset_id: `local-adset-${ad.id}`, meta_creative_id: `local-creative-${ad.id}`, meta_ad_id: `local-ad-${ad.id}` } });
+      await db().productAdEvent.create({ data: { ad_id: ad.id, kind: "publish", from_status: "APPROVED", to_status: "LIVE", created_at: new Date(Date.now() - 6 * 86_400_000) } });
+      const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+      return (await app.ctx.queue.enqueue("ads.sync-metrics", { from: day(4), to: day(1), adIds: [ad.id] })).id;
+    },
+    // The dead run stored every day and the totals, then died before recording the outcome.
+    dead: "everything",
+    async check(id) {
+      const ad = await db().productAd.findFirstOrThrow({ where: { title: "Crash metrics" } });
+      const rows = await db().productAdMetricDaily.findMany({ where: { ad_id: ad.id } });
+      // One row per day (the upsert on (ad_id, date)), totals the sum of those rows, not twice it.
+      expect(rows).toHaveLength(4);
+      expect(ad.impressions).toBe(rows.reduce((s, r) => s + r.impressions, 0));
+      expect(ad.spend.toFixed(2)).toBe(rows.reduce((s, r) => s + Number(r.spend), 0).toFixed(2));
+      expect((await db().job.findUniqueOrThrow({ where: { id } })).result).toMatchObject({ total: 1, done: 1, rows: 4 });
+    },
+  },
+
   "search-notifications.check": {
     async enqueue() {
       const hourAgo = new Date(Date.now() - 3_600_000);

@@ -20,6 +20,8 @@ import { createTestApp, type TestApp } from "../helpers/app";
 import { createFakeImageAi } from "../helpers/fake-image-ai";
 import { claimAsDeadWorker, expireLease } from "../helpers/jobs";
 import { createProduct, pgid } from "./products-fixtures";
+import { generateImageCreatives } from "../../app/services/product-ads/creatives.server";
+import type { ImageAiRouter } from "../../app/providers/image-ai/index.server";
 import { DEMO_ITEM, seedStores } from "./taobao-fixtures";
 
 const hooks: { id: string; kind: string; error?: string }[] = [];
@@ -75,6 +77,10 @@ interface Scenario {
   ends?: "completed" | "failed";
   check(jobId: string): Promise<void>;
 }
+
+/** ads.creatives runs on a provider that answers at once; the file's own fake is fal-like (submitted). */
+const adsFake = createFakeImageAi({ name: "local" });
+let imageAiBefore: ImageAiRouter | null = null;
 
 const scenarios: Record<string, Scenario> = {
   "system.ping": {
@@ -325,6 +331,33 @@ const scenarios: Record<string, Scenario> = {
     },
   },
 
+  "ads.creatives": {
+    async enqueue() {
+      imageAiBefore = app.ctx.imageAi;
+      adsFake.attachStorage(app.ctx.storage);
+      app.ctx.imageAi = { providerFor: () => adsFake, providers: { local: adsFake } };
+      const vendor = await db().vendor.create({ data: { name: "Crash Ads", handle: "crash-ads" } });
+      await createProduct(db(), { n: 8901, title: "Crash Ad Shirt", vendorId: vendor.id });
+      const ad = await db().productAd.create({ data: { product_id: pgid(8901), vendor_id: vendor.id, title: "" } });
+      return (await generateImageCreatives(app.ctx, ad.id, { kinds: ["product_shot"], count: 3 })).jobId;
+    },
+    // The dead run made and recorded the first candidate, then died.
+    dead: async (job) => {
+      const first = (job.payload as { items: Array<{ creativeId: string }> }).items[0].creativeId;
+      await db().productAdCreative.update({ where: { id: first }, data: { status: "ready", image_url: "/uploads/images/ai/dead-run.png" } });
+    },
+    async check(id) {
+      if (imageAiBefore) app.ctx.imageAi = imageAiBefore;
+      const items = ((await db().job.findUniqueOrThrow({ where: { id } })).payload as { items: Array<{ creativeId: string }> }).items;
+      const rows = await db().productAdCreative.findMany({ where: { job_id: id } });
+      expect(rows).toHaveLength(3);
+      expect(rows.every((r) => r.status === "ready")).toBe(true);
+      expect(rows.find((r) => r.id === items[0].creativeId)?.image_url).toBe("/uploads/images/ai/dead-run.png");
+      // Only the two candidates the dead run had not made were made by the live one.
+      expect(adsFake.submits).toHaveLength(2);
+    },
+  },
+
   [IMAGE_AI_WEBHOOK_JOB]: {
     async enqueue() {
       const req = await startImageAiRequest(app.ctx, { operation: "seedream-v4-edit", input: { image_urls: ["/uploads/images/a.png"], prompt: "crash webhook" }, userId: admin.id, target: { type: "tool", id: "crash-webhook" } });
@@ -400,6 +433,22 @@ describe("rows that show work running follow the job", () => {
     const r = await submit(menswear.id, "720394001002");
     expect(r.body.jobs[0].status).toBe("queued");
     expect(await db().importJob.findUniqueOrThrow({ where: { id: stuck.id } })).toMatchObject({ status: "failed", error_message: INTERRUPTED_ERROR });
+  });
+
+  it("ad creatives whose job died on its last attempt are closed as failed, not left queued", async () => {
+    const vendor = await db().vendor.create({ data: { name: "Crash Ads Last", handle: "crash-ads-last" } });
+    await createProduct(db(), { n: 8902, title: "Last Attempt Shirt", vendorId: vendor.id });
+    const ad = await db().productAd.create({ data: { product_id: pgid(8902), vendor_id: vendor.id, title: "" } });
+    const { jobId } = await generateImageCreatives(app.ctx, ad.id, { kinds: ["product_shot"], count: 2 });
+    await db().job.update({ where: { id: jobId }, data: { max_attempts: 1 } });
+    await claimAsDeadWorker(app, "ads.creatives");
+    await startWorker(app.ctx, only("ads.creatives"), { autoStart: false }).drain();
+    expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ status: "failed", error: INTERRUPTED_ERROR });
+    const rows = await db().productAdCreative.findMany({ where: { job_id: jobId } });
+    expect(rows.map((r) => [r.status, r.error])).toEqual([
+      ["failed", INTERRUPTED_ERROR],
+      ["failed", INTERRUPTED_ERROR],
+    ]);
   });
 
   it("a catalogue sync whose worker died on its last attempt does not swallow the next sync of the store", async () => {

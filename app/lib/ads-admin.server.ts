@@ -10,7 +10,7 @@ import type { ProductAd, ProductAdDetail } from "~/contract/product-ads";
 import type { AdsCaller } from "~/services/product-ads/ads.server";
 import type { AdViewer } from "~/services/product-ads/requests.server";
 import type { AppContext } from "~/context.server";
-import { unavailable } from "~/lib/domain-errors";
+import { enqueueMetricsSync, getAdMetrics } from "~/services/product-ads/metrics.server";
 import type { AdDailyView, AdDetailView, AdRowView, JobProgressView } from "./ads-admin-view";
 
 /** The signed-in admin as the ads services' caller: the team, for every vendor. */
@@ -79,16 +79,13 @@ export async function jobProgress(db: Db, id: string | null, queues: readonly st
   return { id: job.id, status: job.status, progress: job.progress, error: job.error };
 }
 
-/** The queue of the metrics sync (docs/product-ads.md "Sync"). */
-export const ADS_SYNC_QUEUE = "ads.sync-metrics";
-
-/** The ad's stored metrics per day, oldest first. */
-export async function adDaily(_ctx: AppContext, _caller: AdsCaller, _adId: string): Promise<AdDailyView[]> {
-  // Wired to the metrics service once it lands (H3).
-  return [];
+/** The ad's stored metrics per day over the metrics' default range (the last 30 days), oldest first. */
+export async function adDaily(ctx: AppContext, caller: AdsCaller, adId: string): Promise<AdDailyView[]> {
+  const m = await getAdMetrics(ctx, { vendorId: caller.vendorId }, adId, {});
+  return m.daily.map((d) => ({ date: d.date, impressions: d.impressions, clicks: d.clicks, spend: Number(d.spend), purchases: d.purchases, purchase_value: Number(d.purchaseValue) }));
 }
 
-/** Starts the metrics sync of every ad (as POST /product-ads/sync-meta-performance): the job's id. */
-export async function startMetricsSync(_ctx: AppContext, _user: Pick<User, "id">): Promise<{ jobId: string }> {
-  throw unavailable("The metrics sync is not available yet");
+/** Starts the metrics sync of every ad (as POST /product-ads/sync-meta-performance without a body): the job's id. */
+export async function startMetricsSync(ctx: AppContext): Promise<{ jobId: string }> {
+  return enqueueMetricsSync(ctx, {});
 }

@@ -16,9 +16,10 @@ import { answerRefusals, issuesMessage, refusalOf } from "~/lib/admin-route.serv
 import { formOf } from "~/lib/body-limit.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { staffError } from "~/lib/staff-errors";
-import { ADS_SYNC_QUEUE, jobProgress, startMetricsSync, teamCaller, toAdRow, vendorOptions } from "~/lib/ads-admin.server";
+import { jobProgress, startMetricsSync, teamCaller, toAdRow, vendorOptions } from "~/lib/ads-admin.server";
 import { AD_TABS, adTabOf, jobActive, type JobProgressView } from "~/lib/ads-admin-view";
 import { countProductAds, listProductAds } from "~/services/product-ads/ads.server";
+import { ADS_SYNC_METRICS_QUEUE } from "~/services/product-ads/metrics.server";
 import { ActionBannerSection, StatusTabs, useListParams, useQueryParam } from "~/components/admin";
 import { cursorParams, CursorFooter } from "~/components/admin/CursorFooter";
 import { AdsTable, JobProgress } from "~/components/admin/ads/AdParts";
@@ -34,7 +35,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const sp = new URL(request.url).searchParams;
   // The poll of a running sync reads the job alone.
   const polled = sp.get("syncJob");
-  if (polled) return { poll: await jobProgress(ctx.db, polled, [ADS_SYNC_QUEUE]) };
+  if (polled) return { poll: await jobProgress(ctx.db, polled, [ADS_SYNC_METRICS_QUEUE]) };
   const view = adTabOf(sp.get("status"));
   const { cursor, trail } = cursorParams(sp);
   const parsed = ProductAdsQuery.safeParse({ status: view === "all" ? undefined : view, vendorId: sp.get("vendorId") || undefined, q: sp.get("q") || undefined, cursor: cursor ?? undefined });
@@ -59,12 +60,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 type SyncResult = { ok: true; message: string; jobId: string } | { ok: false; error: string };
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<SyncResult> => {
-  const { user } = await requireAdmin(request, "ads.manage");
+  await requireAdmin(request, "ads.manage");
   const ctx = getAppContext();
   const form = await formOf(request);
   return answerRefusals<SyncResult>(async () => {
     if (form.get("intent") !== "sync") return { ok: false, error: "Unknown action" };
-    const { jobId } = await startMetricsSync(ctx, user);
+    const { jobId } = await startMetricsSync(ctx);
     return { ok: true, message: "Syncing the ads' metrics from the ads platform.", jobId };
   });
 };

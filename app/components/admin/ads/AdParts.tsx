@@ -146,10 +146,11 @@ const shortDay = (k: number | string | null) => (k === null ? "" : new Date(`${k
 
 /** The daily series: impressions and clicks as lines, spend in its own chart (its scale differs). */
 export function AdDailyCharts({ daily, currencyCode }: { daily: AdDailyView[]; currencyCode: string }) {
-  if (daily.length === 0)
+  // The series has every day of the range, zeros included: nothing delivered shows a sentence, not a flat line.
+  if (daily.every((d) => d.impressions === 0 && d.spend === 0))
     return (
       <Text as="p" tone="subdued">
-        <span data-testid="ad-metrics-empty">No metrics yet: they appear after the ad has run and the metrics were synced.</span>
+        <span data-testid="ad-metrics-empty">No delivery in these days: metrics appear once the ad has run and they were synced.</span>
       </Text>
     );
   return (

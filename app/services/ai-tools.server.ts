@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import sharp from "sharp";
 import type { AppContext } from "~/context.server";
-import { badRequest } from "~/api/errors.server";
+import { invalid } from "~/lib/domain-errors";
 import { readImageUrl, toApiImageError } from "./image-source.server";
 import { processUploadedBlob } from "./uploaded-images.server";
 
@@ -30,7 +30,7 @@ export async function maskForBox(ctx: Pick<AppContext, "storage" | "config">, im
   const meta = await sharp(bytes).metadata().catch(() => ({ width: 0, height: 0 }));
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
-  if (!w || !h) throw badRequest("The image could not be read");
+  if (!w || !h) throw invalid("The image could not be read");
   const left = Math.max(0, Math.min(w - 1, Math.round(box.x)));
   const top = Math.max(0, Math.min(h - 1, Math.round(box.y)));
   const width = Math.max(1, Math.min(w - left, Math.round(box.width)));

@@ -16,7 +16,7 @@ import crypto from "node:crypto";
 import type { ApiKey, Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 import type { ApiKeyInfo } from "~/contract/api-keys";
-import { conflict, notFound } from "~/api/errors.server";
+import { conflictError, notFoundError } from "~/lib/domain-errors";
 
 export const API_KEY_PREFIX = "fdk_";
 /** Characters of the key kept in clear to recognise it (`fdk_` + 8). */
@@ -86,7 +86,7 @@ export async function listApiKeys(db: Db, opts: { status?: ApiKeyStatusFilter; s
 export async function createApiKey(db: Db, input: { name: string; createdById?: string | null }): Promise<{ apiKey: ApiKeyInfo; key: string }> {
   const name = input.name.trim();
   const clash = await db.apiKey.findFirst({ where: { revoked_at: null, name: { equals: name, mode: "insensitive" } }, select: { id: true } });
-  if (clash) throw conflict(`An active API key named "${name}" already exists: choose another name or revoke that key first`);
+  if (clash) throw conflictError(`An active API key named "${name}" already exists: choose another name or revoke that key first`);
   const key = generateApiKey();
   const row = await db.apiKey.create({
     data: { name, key_prefix: key.slice(0, API_KEY_PREFIX_LENGTH), key_hash: hashApiKey(key), created_by_id: input.createdById ?? null },
@@ -99,7 +99,7 @@ export async function createApiKey(db: Db, input: { name: string; createdById?: 
 export async function revokeApiKey(db: Db, id: string, now: Date = new Date()): Promise<ApiKeyInfo> {
   await db.apiKey.updateMany({ where: { id, revoked_at: null }, data: { revoked_at: now } });
   const row = await db.apiKey.findUnique({ where: { id }, include: withCreator });
-  if (!row) throw notFound(ApiKeyMessages.NOT_FOUND);
+  if (!row) throw notFoundError(ApiKeyMessages.NOT_FOUND);
   return toApiKeyInfo(row);
 }
 

@@ -12,7 +12,7 @@ import type { Conversation, Prisma, User } from "@prisma/client";
 import type { AgentConversation, AgentMessage } from "~/contract/assistant";
 import { AGENT_CONVERSATION_MAX_MESSAGES, AGENT_CONVERSATION_MESSAGES, AGENT_RECENT_DAYS } from "~/contract/assistant";
 import type { ProductCard } from "~/contract/products";
-import { badRequest, conflict, notFound } from "~/api/errors.server";
+import { conflictError, invalid, notFoundError } from "~/lib/domain-errors";
 import { toProductGid } from "~/lib/gid";
 import type { Db } from "~/db.server";
 import { getProductCards } from "../catalog.server";
@@ -94,14 +94,14 @@ export function decodeKeyset(cursor: string | undefined): { at: Date; id: string
   } catch {
     /* below */
   }
-  throw badRequest("cursor is invalid");
+  throw invalid("cursor is invalid");
 }
 
 // --- reads ----------------------------------------------------------------------------------------
 
 async function ownConversation(db: Db, caller: Caller, id: string): Promise<ConversationRow> {
   const c = await db.conversation.findFirst({ where: { id, user_id: caller.id }, include: conversationInclude });
-  if (!c) throw notFound(CONVERSATION_NOT_FOUND);
+  if (!c) throw notFoundError(CONVERSATION_NOT_FOUND);
   return c;
 }
 
@@ -182,13 +182,13 @@ export async function closeConversation(db: Db, caller: Caller, id: string): Pro
 export async function sendMessage(deps: AssistantDeps, caller: User, id: string, input: { content: string; product_id?: string | null }) {
   const { db } = deps;
   const c: Conversation & { _count: { messages: number } } = await ownConversation(db, caller, id);
-  if (c.status === "closed") throw conflict(CONVERSATION_CLOSED);
-  if (c._count.messages + 2 > AGENT_CONVERSATION_MAX_MESSAGES) throw conflict(CONVERSATION_FULL);
+  if (c.status === "closed") throw conflictError(CONVERSATION_CLOSED);
+  if (c._count.messages + 2 > AGENT_CONVERSATION_MAX_MESSAGES) throw conflictError(CONVERSATION_FULL);
 
   let product: ProductCard | null = null;
   if (input.product_id) {
     product = (await getProductCards(db, [toProductGid(input.product_id)]))[0] ?? null;
-    if (!product) throw notFound(ASSISTANT_PRODUCT_NOT_FOUND);
+    if (!product) throw notFoundError(ASSISTANT_PRODUCT_NOT_FOUND);
   }
 
   const history: HistoryMessage[] = (

@@ -17,7 +17,7 @@
 import { Prisma, type User } from "@prisma/client";
 import type { TargetGender } from "~/contract/common";
 import type { ProductCard } from "~/contract/products";
-import { unprocessable } from "~/api/errors.server";
+import { unprocessableError } from "~/lib/domain-errors";
 import { getProductCards } from "../catalog.server";
 import { parseSearchQuery } from "../search/parser";
 import { rankForPrompt } from "../search/rank-for-prompt.server";
@@ -68,7 +68,7 @@ export async function generatePersonalizedCollection(deps: AssistantDeps, caller
   const gender: TargetGender | null = named && named !== "both" ? named : preference !== "both" ? preference : null;
 
   const { ranked } = await rankForPrompt({ db, vectors: deps.vectors }, prompt, { limit: CANDIDATES, gender });
-  if (ranked.length === 0) throw unprocessable(NOTHING_MATCHES(prompt));
+  if (ranked.length === 0) throw unprocessableError(NOTHING_MATCHES(prompt));
 
   const interests = profile?.interests ?? [];
   const bonus = new Set<string>();
@@ -90,7 +90,7 @@ export async function generatePersonalizedCollection(deps: AssistantDeps, caller
   const ofWanted = wanted.size ? cards.filter((c) => wanted.has(c.productType.toLowerCase())) : [];
   if (ofWanted.length) cards = ofWanted;
   const chosen: ProductCard[] = pickVaried(cards, PERSONALIZED_COLLECTION_SIZE, { perType: ofWanted.length ? PERSONALIZED_COLLECTION_SIZE : PER_TYPE });
-  if (chosen.length === 0) throw unprocessable(NOTHING_MATCHES(prompt));
+  if (chosen.length === 0) throw unprocessableError(NOTHING_MATCHES(prompt));
 
   const copy = await deps.languageModel.describeCollection({
     prompt: prompt.slice(0, 300),

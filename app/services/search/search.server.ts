@@ -17,7 +17,7 @@
 import type { Db } from "~/db.server";
 import type { ProductCard } from "~/contract/products";
 import type { SearchResponse } from "~/contract/search";
-import { badRequest } from "~/api/errors.server";
+import { invalid } from "~/lib/domain-errors";
 import type { VectorIndex } from "~/providers/vector-index/port";
 import { getProductCards } from "../catalog.server";
 import { colourLabel, resolveColour } from "./colours";
@@ -243,12 +243,12 @@ export function decodeSearchCursor(cursor: string, searchId: string): number {
   try {
     v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as typeof v;
   } catch {
-    throw badRequest("cursor is invalid");
+    throw invalid("cursor is invalid");
   }
   if (!v || typeof v !== "object" || v.v !== 1 || typeof v.o !== "number" || !Number.isInteger(v.o) || v.o < 0 || typeof v.s !== "string") {
-    throw badRequest("cursor is invalid");
+    throw invalid("cursor is invalid");
   }
-  if (v.s !== searchId) throw badRequest("cursor belongs to another search: send the same query and filters, or drop the cursor");
+  if (v.s !== searchId) throw invalid("cursor belongs to another search: send the same query and filters, or drop the cursor");
   return v.o;
 }
 

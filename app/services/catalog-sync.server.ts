@@ -11,7 +11,7 @@ import type { Logger } from "~/lib/logger.server";
 import type { JobQueue } from "~/jobs/queue.server";
 import type { CommercePort } from "~/providers/commerce/port";
 import type { CatalogSyncResult } from "~/contract/catalog-sync";
-import { notFound } from "~/api/errors.server";
+import { notFoundError } from "~/lib/domain-errors";
 import { deleteProductFromReadModel, upsertProductSnapshot } from "./product-read-model.server";
 import { enqueueProductIndex } from "./product-index.server";
 import { enqueueBackInStockCheck } from "./notification-requests.server";
@@ -32,7 +32,7 @@ interface SyncDeps {
 
 export async function startCatalogSync(ctx: { db: Db; queue: JobQueue }, storeId: string): Promise<{ jobId: string }> {
   const store = await ctx.db.store.findUnique({ where: { id: storeId }, select: { id: true } });
-  if (!store) throw notFound("Store not found");
+  if (!store) throw notFoundError("Store not found");
   const { id } = await ctx.queue.enqueue(CATALOG_SYNC_QUEUE, { storeId }, { dedupeKey: `${CATALOG_SYNC_QUEUE}:${storeId}`, maxAttempts: 3 });
   return { jobId: id };
 }
@@ -94,7 +94,7 @@ export async function runCatalogSync(ctx: SyncDeps, payload: unknown, progress: 
 
 export async function getCatalogSyncJob(db: Db, id: string) {
   const job = await db.job.findFirst({ where: { id, queue: CATALOG_SYNC_QUEUE } });
-  if (!job) throw notFound("Job not found");
+  if (!job) throw notFoundError("Job not found");
   const payload = job.payload as { storeId?: unknown } | null;
   return {
     id: job.id,

@@ -7,7 +7,8 @@ import { Prisma, type User } from "@prisma/client";
 import type { Db } from "~/db.server";
 import type { TargetGender } from "~/contract/common";
 import type { CollectionStatus } from "~/contract/collections";
-import { badRequest, conflict, forbidden, notFound, unprocessable } from "~/api/errors.server";
+import { Messages } from "~/contract/messages";
+import { conflictError, invalid, notAllowed, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import { hasPermission } from "~/api/auth.server";
 import { toProductCard } from "./catalog.server";
 import { freeHandle, genderWhere, productCardSelect, slugify, visibleProduct } from "./stores.server";
@@ -49,14 +50,14 @@ const memberOrder: Prisma.CollectionProductOrderByWithRelationInput[] = [{ posit
 
 async function findCollection(db: Db, where: Prisma.CollectionWhereUniqueInput, opts: { editor: boolean }): Promise<CollectionRow> {
   const c = await db.collection.findUnique({ where, include: collectionInclude });
-  if (!c || (!opts.editor && c.status !== "active")) throw notFound(COLLECTION_NOT_FOUND);
+  if (!c || (!opts.editor && c.status !== "active")) throw notFoundError(COLLECTION_NOT_FOUND);
   return c;
 }
 
 async function collectionHandle(db: Db, wanted: string | undefined, title: string, exceptId?: string): Promise<string> {
   if (wanted) {
     const other = await db.collection.findUnique({ where: { handle: wanted }, select: { id: true } });
-    if (other && other.id !== exceptId) throw conflict(`A collection with the handle "${wanted}" already exists`);
+    if (other && other.id !== exceptId) throw conflictError(`A collection with the handle "${wanted}" already exists`);
     return wanted;
   }
   const base = slugify(title, "collection");
@@ -72,7 +73,7 @@ async function collectionHandle(db: Db, wanted: string | undefined, title: strin
 
 async function assertVendor(db: Db, vendorId: string, message = "Vendor not found") {
   const v = await db.vendor.findUnique({ where: { id: vendorId }, select: { id: true } });
-  if (!v) throw notFound(message);
+  if (!v) throw notFoundError(message);
 }
 
 const emptyToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v);
@@ -85,11 +86,11 @@ async function assertProductsExist(db: Db, ids: string[]) {
   const found = await db.product.findMany({ where: { id: { in: ids } }, select: { id: true } });
   const known = new Set(found.map((p) => p.id));
   const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length) throw badRequest(`Unknown product ids: ${unknown.join(", ")}`, { unknown });
+  if (unknown.length) throw invalid(`Unknown product ids: ${unknown.join(", ")}`, { unknown });
 }
 
 function versionConflict(current: number, sent: number) {
-  return conflict(`This collection was changed by someone else (it is at version ${current}, you sent ${sent}): reload it and try again`);
+  return conflictError(`This collection was changed by someone else (it is at version ${current}, you sent ${sent}): reload it and try again`);
 }
 
 /** Applies `data` and increments the version; with `expectedVersion`, only if the collection is still at it. */
@@ -100,7 +101,7 @@ async function updateVersioned(db: Db, id: string, data: Prisma.CollectionUnchec
   });
   if (r.count === 0) {
     const c = await db.collection.findUnique({ where: { id }, select: { version: true } });
-    if (!c) throw notFound(COLLECTION_NOT_FOUND);
+    if (!c) throw notFoundError(COLLECTION_NOT_FOUND);
     throw versionConflict(c.version, expectedVersion ?? c.version);
   }
   return toCollection(await db.collection.findUniqueOrThrow({ where: { id }, include: collectionInclude }));
@@ -120,7 +121,7 @@ export interface CollectionListQuery {
 
 export async function listCollections(db: Db, q: CollectionListQuery, opts: { editor: boolean }) {
   const status = q.status ?? "active";
-  if (status !== "active" && !opts.editor) throw forbidden("Only catalogue editors can list draft or archived collections");
+  if (status !== "active" && !opts.editor) throw notAllowed("Only catalogue editors can list draft or archived collections");
   const where: Prisma.CollectionWhereInput = {
     ...(status === "all" ? {} : { status }),
     ...genderWhere(q.target_gender),
@@ -149,7 +150,7 @@ export async function getCollectionByName(db: Db, name: string) {
     include: collectionInclude,
     orderBy: collectionOrder,
   });
-  if (!c) throw notFound(COLLECTION_NOT_FOUND);
+  if (!c) throw notFoundError(COLLECTION_NOT_FOUND);
   return toCollection(c);
 }
 
@@ -274,7 +275,7 @@ export async function incrementView(db: Db, id: string) {
   try {
     return await db.collection.update({ where: { id, status: "active" }, data: { view_count: { increment: 1 } }, select: { id: true, view_count: true } });
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw notFound(COLLECTION_NOT_FOUND);
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw notFoundError(COLLECTION_NOT_FOUND);
     throw e;
   }
 }
@@ -350,7 +351,7 @@ export async function updateCollection(db: Db, id: string, input: CollectionUpda
 
 export async function deleteCollection(db: Db, id: string) {
   const r = await db.collection.deleteMany({ where: { id } });
-  if (r.count === 0) throw notFound(COLLECTION_NOT_FOUND);
+  if (r.count === 0) throw notFoundError(COLLECTION_NOT_FOUND);
   return { ok: true as const };
 }
 
@@ -359,7 +360,7 @@ export async function setStatus(db: Db, id: string, status: CollectionStatus) {
   const c = await findCollection(db, { id }, { editor: true });
   if (c.status === status) return toCollection(c);
   if (status === "active") {
-    if (c._count.products === 0) throw unprocessable(PUBLISH_NEEDS_PRODUCTS);
+    if (c._count.products === 0) throw unprocessableError(PUBLISH_NEEDS_PRODUCTS);
     return toCollection(await db.collection.update({ where: { id }, data: { status, published_at: new Date() }, include: collectionInclude }));
   }
   return toCollection(await db.collection.update({ where: { id }, data: { status }, include: collectionInclude }));
@@ -381,7 +382,7 @@ export async function bumpVersion(db: Db, id: string, version: number) {
 export async function addProducts(db: Db, id: string, productIds: string[]) {
   await findCollection(db, { id }, { editor: true });
   const ids = dedupe(productIds);
-  if (ids.length === 0) throw badRequest("products must list at least one product id");
+  if (ids.length === 0) throw invalid("products must list at least one product id");
   await assertProductsExist(db, ids);
   const existing = await db.collectionProduct.findMany({ where: { collection_id: id }, select: { product_id: true, position: true } });
   const members = new Set(existing.map((e) => e.product_id));
@@ -398,7 +399,7 @@ export async function addProducts(db: Db, id: string, productIds: string[]) {
 export async function removeProducts(db: Db, id: string, productIds: string[]) {
   await findCollection(db, { id }, { editor: true });
   const ids = dedupe(productIds);
-  if (ids.length === 0) throw badRequest("products must list at least one product id");
+  if (ids.length === 0) throw invalid("products must list at least one product id");
   await assertProductsExist(db, ids);
   const r = await db.collectionProduct.deleteMany({ where: { collection_id: id, product_id: { in: ids } } });
   if (r.count > 0) return { collection: await updateVersioned(db, id, {}), changed: r.count };
@@ -409,14 +410,14 @@ export async function removeProducts(db: Db, id: string, productIds: string[]) {
 export async function reorderProducts(db: Db, id: string, productIds: string[]) {
   await findCollection(db, { id }, { editor: true });
   const dupes = dedupe(productIds.filter((p, i) => productIds.indexOf(p) !== i));
-  if (dupes.length) throw badRequest(`products lists a product more than once: ${dupes.join(", ")}`, { duplicates: dupes });
+  if (dupes.length) throw invalid(`products lists a product more than once: ${dupes.join(", ")}`, { duplicates: dupes });
   const members = (await db.collectionProduct.findMany({ where: { collection_id: id }, select: { product_id: true } })).map((m) => m.product_id);
   const memberSet = new Set(members);
   const given = new Set(productIds);
   const extra = productIds.filter((p) => !memberSet.has(p));
-  if (extra.length) throw badRequest(`These products are not in the collection: ${extra.join(", ")}`, { notInCollection: extra });
+  if (extra.length) throw invalid(`These products are not in the collection: ${extra.join(", ")}`, { notInCollection: extra });
   const missing = members.filter((p) => !given.has(p));
-  if (missing.length) throw badRequest(`The order must list every product of the collection; missing: ${missing.join(", ")}`, { missing });
+  if (missing.length) throw invalid(`The order must list every product of the collection; missing: ${missing.join(", ")}`, { missing });
   if (productIds.length) {
     await db.$executeRaw`
       UPDATE collection_products AS cp SET position = (v.ord - 1)::int
@@ -432,11 +433,11 @@ export async function reorderProducts(db: Db, id: string, productIds: string[]) 
  */
 export async function orderCollections(db: Db, ids: string[]) {
   const dupes = dedupe(ids.filter((p, i) => ids.indexOf(p) !== i));
-  if (dupes.length) throw badRequest(`ids lists a collection more than once: ${dupes.join(", ")}`, { duplicates: dupes });
+  if (dupes.length) throw invalid(`ids lists a collection more than once: ${dupes.join(", ")}`, { duplicates: dupes });
   const all = (await db.collection.findMany({ select: { id: true }, orderBy: collectionOrder })).map((c) => c.id);
   const known = new Set(all);
   const unknown = ids.filter((i) => !known.has(i));
-  if (unknown.length) throw badRequest(`Unknown collection ids: ${unknown.join(", ")}`, { unknown });
+  if (unknown.length) throw invalid(`Unknown collection ids: ${unknown.join(", ")}`, { unknown });
   const listed = new Set(ids);
   const order = [...ids, ...all.filter((i) => !listed.has(i))];
   await db.$executeRaw`
@@ -451,13 +452,13 @@ export async function orderCollections(db: Db, ids: string[]) {
 /** A vendor may act only on their own partner id; admins on any (writes need catalog.edit). */
 async function assertPartner(db: Db, caller: User, partnerId: string, write: boolean) {
   await assertVendor(db, partnerId, "Partner not found");
-  if (caller.role === "VENDOR" && caller.vendor_id !== partnerId) throw forbidden("Vendors may only manage their own collections");
-  if (caller.role === "ADMIN" && write && !hasPermission(caller, "catalog.edit")) throw forbidden();
+  if (caller.role === "VENDOR" && caller.vendor_id !== partnerId) throw notAllowed("Vendors may only manage their own collections");
+  if (caller.role === "ADMIN" && write && !hasPermission(caller, "catalog.edit")) throw notAllowed(Messages.FORBIDDEN);
 }
 
 async function findPartnerCollection(db: Db, partnerId: string, id: string) {
   const c = await db.collection.findFirst({ where: { id, partner_id: partnerId }, select: { id: true } });
-  if (!c) throw notFound(COLLECTION_NOT_FOUND);
+  if (!c) throw notFoundError(COLLECTION_NOT_FOUND);
 }
 
 export async function listPartnerCollections(db: Db, caller: User, partnerId: string, q: { skip: number; take: number; status?: CollectionStatus }) {
@@ -581,7 +582,7 @@ export interface SuggestionInput {
  */
 export async function generateSuggestions(db: Db, input: SuggestionInput) {
   const { words, gender } = parsePrompt(input.prompt);
-  if (words.length === 0 && !gender) throw badRequest('prompt needs at least one descriptive word (e.g. "linen summer shirts")');
+  if (words.length === 0 && !gender) throw invalid('prompt needs at least one descriptive word (e.g. "linen summer shirts")');
 
   let ranked: Ranked[];
   if (words.length === 0) {

@@ -12,7 +12,7 @@
 import type { Drop as DropRow, Prisma } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { badRequest, conflict, notFound, unprocessable } from "~/api/errors.server";
+import { conflictError, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import { queueEmail } from "./email.server";
 import { productCardSelect, requireProducts, toCard } from "./styles.server";
 
@@ -46,12 +46,12 @@ export async function publishDueDrops(db: Db, now = new Date()): Promise<{ publi
 async function loadDrop(db: Db, id: string): Promise<DropRow> {
   await publishDueDrops(db);
   const drop = await db.drop.findUnique({ where: { id } });
-  if (!drop) throw notFound("Drop not found");
+  if (!drop) throw notFoundError("Drop not found");
   return drop;
 }
 
 export async function listDrops(db: Db, q: { from?: Date; to?: Date; status?: DropRow["status"] }, canManage: boolean) {
-  if (q.from && q.to && q.from > q.to) throw badRequest("from must not be after to");
+  if (q.from && q.to && q.from > q.to) throw invalid("from must not be after to");
   await publishDueDrops(db);
   const range = q.from || q.to ? { scheduled_publish_date: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lte: q.to } : {}) } } : {};
   const status = canManage ? q.status : "published";
@@ -66,7 +66,7 @@ export async function listDrops(db: Db, q: { from?: Date; to?: Date; status?: Dr
 export async function getDrop(db: Db, id: string, canManage: boolean) {
   const drop = await loadDrop(db, id);
   // Unpublished drops are not announced yet: to shoppers they do not exist.
-  if (!canManage && drop.status !== "published") throw notFound("Drop not found");
+  if (!canManage && drop.status !== "published") throw notFoundError("Drop not found");
   return toDrop(drop);
 }
 
@@ -90,7 +90,7 @@ export async function scheduleProducts(ctx: DropsCtx, productIds: string[], date
     try {
       await ctx.commerce.publishProduct(id, { publishDate: date });
     } catch (e) {
-      throw unprocessable(`The store refused to schedule ${id}: ${e instanceof Error ? e.message : String(e)}`);
+      throw unprocessableError(`The store refused to schedule ${id}: ${e instanceof Error ? e.message : String(e)}`);
     }
   });
   await ctx.db.productCompanion.createMany({ data: productIds.map((id) => ({ shopify_product_id: id, scheduled_publish_date: date })), skipDuplicates: true });
@@ -110,7 +110,7 @@ export async function withdrawProducts(ctx: DropsCtx, productIds: string[], date
     try {
       await ctx.commerce.unpublishProduct(p.id);
     } catch (e) {
-      throw unprocessable(`The store refused to unpublish ${p.id}: ${e instanceof Error ? e.message : String(e)}`);
+      throw unprocessableError(`The store refused to unpublish ${p.id}: ${e instanceof Error ? e.message : String(e)}`);
     }
   });
 }
@@ -120,7 +120,7 @@ async function enqueuePublishDue(ctx: DropsCtx, drop: { id: string }, date: Date
 }
 
 function requireFuture(date: Date) {
-  if (!(date.getTime() > Date.now())) throw badRequest("scheduled_publish_date must be in the future");
+  if (!(date.getTime() > Date.now())) throw invalid("scheduled_publish_date must be in the future");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,7 +151,7 @@ export async function updateDrop(ctx: DropsCtx, id: string, input: DropInput & {
   if (input.shopify_products_ids) await setDropProducts(ctx, id, input.shopify_products_ids);
   if (input.status && input.status !== drop.status) {
     drop = await ctx.db.drop.findUniqueOrThrow({ where: { id } });
-    if (drop.status === "published") throw conflict("This drop is already published; its status cannot change");
+    if (drop.status === "published") throw conflictError("This drop is already published; its status cannot change");
     if (input.status === "cancelled") {
       if (drop.status === "scheduled") await withdrawProducts(ctx, drop.shopify_products_ids, drop.scheduled_publish_date);
       await ctx.db.drop.update({ where: { id }, data: { status: "cancelled" } });
@@ -203,8 +203,8 @@ export async function setDropProducts(ctx: DropsCtx, id: string, rawIds: string[
 export async function setScheduledPublishDate(ctx: DropsCtx, id: string, date: Date, opts: { reopen?: boolean } = {}) {
   requireFuture(date);
   const drop = await loadDrop(ctx.db, id);
-  if (drop.status === "published") throw conflict("This drop is already published");
-  if (drop.status === "cancelled" && !opts.reopen) throw conflict("This drop is cancelled; reopen it (status draft) before scheduling it");
+  if (drop.status === "published") throw conflictError("This drop is already published");
+  if (drop.status === "cancelled" && !opts.reopen) throw conflictError("This drop is cancelled; reopen it (status draft) before scheduling it");
   await scheduleProducts(ctx, drop.shopify_products_ids, date);
   const updated = await ctx.db.drop.update({ where: { id }, data: { scheduled_publish_date: date, status: "scheduled" } });
   await enqueuePublishDue(ctx, updated, date);
@@ -288,8 +288,8 @@ export function activeUsersWhere(now = new Date()): Prisma.UserWhereInput {
 
 export async function notifyDrop(ctx: DropsCtx, id: string, body: { emails?: string[]; skip: number; limit: number }) {
   const drop = await loadDrop(ctx.db, id);
-  if (drop.status === "cancelled") throw conflict("This drop is cancelled");
-  if (!drop.scheduled_publish_date) throw conflict("Set the drop's publish date before telling shoppers about it");
+  if (drop.status === "cancelled") throw conflictError("This drop is cancelled");
+  if (!drop.scheduled_publish_date) throw conflictError("Set the drop's publish date before telling shoppers about it");
 
   let recipients: { email: string; first_name: string | null }[];
   let total: number;

@@ -6,7 +6,7 @@ import type { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 import type { TargetGender } from "~/contract/common";
 import type { ProductCard } from "~/contract/products";
-import { badRequest, conflict, notFound } from "~/api/errors.server";
+import { conflictError, invalid, notFoundError } from "~/lib/domain-errors";
 import { toProductCard } from "./catalog.server";
 import { visibleProductWhere } from "~/lib/visibility";
 
@@ -75,14 +75,14 @@ const storeOrder: Prisma.StoreOrderByWithRelationInput[] = [{ sort_order: "asc" 
 
 async function findStore(db: Db, id: string): Promise<StoreRow> {
   const s = await db.store.findUnique({ where: { id }, include: storeInclude });
-  if (!s) throw notFound("Store not found");
+  if (!s) throw notFoundError("Store not found");
   return s;
 }
 
 async function storeHandle(db: Db, wanted: string | undefined, name: string, exceptId?: string): Promise<string> {
   if (wanted) {
     const other = await db.store.findUnique({ where: { handle: wanted }, select: { id: true } });
-    if (other && other.id !== exceptId) throw conflict(`A store with the handle "${wanted}" already exists`);
+    if (other && other.id !== exceptId) throw conflictError(`A store with the handle "${wanted}" already exists`);
     return wanted;
   }
   const base = slugify(name, "store");
@@ -95,7 +95,7 @@ async function storeHandle(db: Db, wanted: string | undefined, name: string, exc
 
 async function assertVendor(db: Db, vendorId: string) {
   const v = await db.vendor.findUnique({ where: { id: vendorId }, select: { id: true } });
-  if (!v) throw notFound("Vendor not found");
+  if (!v) throw notFoundError("Vendor not found");
 }
 
 const emptyToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === "" ? null : v);
@@ -336,7 +336,7 @@ export async function deleteStore(db: Db, id: string, opts: { force?: boolean } 
   await findStore(db, id);
   const products = await db.product.count({ where: { store_id: id } });
   if (products > 0 && !opts.force) {
-    throw conflict(`This store still has ${products} product${products === 1 ? "" : "s"}: move or delete them first, or delete with force=true`);
+    throw conflictError(`This store still has ${products} product${products === 1 ? "" : "s"}: move or delete them first, or delete with force=true`);
   }
   await db.store.delete({ where: { id } });
   return { ok: true as const, detachedProducts: products };
@@ -346,13 +346,13 @@ export async function deleteStore(db: Db, id: string, opts: { force?: boolean } 
 export async function setFeaturedProducts(db: Db, storeId: string, productIds: string[]) {
   await findStore(db, storeId);
   const dupes = [...new Set(productIds.filter((id, i) => productIds.indexOf(id) !== i))];
-  if (dupes.length) throw badRequest(`product_ids lists a product more than once: ${dupes.join(", ")}`, { duplicates: dupes });
+  if (dupes.length) throw invalid(`product_ids lists a product more than once: ${dupes.join(", ")}`, { duplicates: dupes });
   const found = await db.product.findMany({ where: { id: { in: productIds } }, select: { id: true, store_id: true } });
   const byId = new Map(found.map((p) => [p.id, p]));
   const unknown = productIds.filter((id) => !byId.has(id));
-  if (unknown.length) throw badRequest(`Unknown product ids: ${unknown.join(", ")}`, { unknown });
+  if (unknown.length) throw invalid(`Unknown product ids: ${unknown.join(", ")}`, { unknown });
   const foreign = productIds.filter((id) => byId.get(id)!.store_id !== storeId);
-  if (foreign.length) throw badRequest(`These products do not belong to this store: ${foreign.join(", ")}`, { notInStore: foreign });
+  if (foreign.length) throw invalid(`These products do not belong to this store: ${foreign.join(", ")}`, { notInStore: foreign });
   await db.$transaction([
     db.storeFeaturedProduct.deleteMany({ where: { store_id: storeId } }),
     db.storeFeaturedProduct.createMany({ data: productIds.map((product_id, sort_order) => ({ store_id: storeId, product_id, sort_order })) }),

@@ -32,10 +32,8 @@ import type { z } from "zod";
 import { COMPANION_TRANSITIONS, companionEndpoints, type CompanionStatus, type MaterialSection } from "~/contract/companion";
 import { productsEndpoints } from "~/contract/products";
 import { getAppContext } from "~/context.server";
-import { ApiError } from "~/api/errors.server";
-import { refusalOf } from "~/lib/admin-route.server";
+import { orNotFound, refusalOf } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { staffError } from "~/lib/staff-errors";
 import { GENDER_LABEL } from "~/components/admin";
 import { appendVariantMedia, deleteProduct, getProductDetail, setMediaOrder } from "~/services/catalog.server";
 import {
@@ -63,13 +61,10 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   await requireAdmin(request, "catalog.edit");
   const ctx = getAppContext();
   const id = params.id ?? "";
-  try {
-    const [product, companion] = await Promise.all([getProductDetail(ctx.db, id, { includeHidden: true }), getCompanion(ctx.db, id)]);
-    return { product, companion };
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw staffError(404, "This product does not exist (it may have been deleted).");
-    throw e;
-  }
+  const [product, companion] = await orNotFound("This product does not exist (it may have been deleted).", () =>
+    Promise.all([getProductDetail(ctx.db, id, { includeHidden: true }), getCompanion(ctx.db, id)]),
+  );
+  return { product, companion };
 };
 
 type ActionResult = { ok: true; message: string; intent: string } | { ok: false; error: string; intent: string };

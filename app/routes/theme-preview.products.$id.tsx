@@ -14,6 +14,8 @@ import { getProductDetail } from "~/services/catalog.server";
 import { THEME_ASSETS_DIR } from "~/services/theme-preview/blocks.server";
 import { previewCustomer, renderProductPreview } from "~/services/theme-preview/page.server";
 import { ApiError } from "~/api/errors.server";
+import { toApiError } from "~/api/router.server";
+import { DomainError } from "~/lib/domain-errors";
 
 const notFound = (message = "Not found") => new Response(message, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
 
@@ -24,7 +26,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   try {
     product = await getProductDetail(getAppContext().db, params.id ?? "");
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return notFound("No such product in the catalogue");
+    if ((error instanceof ApiError || error instanceof DomainError) && toApiError(error).status < 500) return notFound("No such product in the catalogue");
     throw error;
   }
   const assetsBuilt = fs.existsSync(path.join(THEME_ASSETS_DIR, "fashion-blocks.js"));

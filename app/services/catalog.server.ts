@@ -4,7 +4,7 @@
 import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 import type { ProductCard, TargetGender } from "~/contract";
-import { ApiError, badRequest, notFound, unprocessable } from "~/api/errors.server";
+import { domainErrorOfStatus, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import type { AppContext } from "~/context.server";
 import type { ProductDetail } from "~/contract/products";
 import { isMissingId, toProductGid, toVariantGid } from "~/lib/gid";
@@ -59,7 +59,7 @@ export function decodeCursor(cursor: string | undefined): number {
   } catch {
     /* fall through */
   }
-  throw badRequest("cursor is invalid");
+  throw invalid("cursor is invalid");
 }
 
 const ORDER: Record<string, (reverse: boolean) => Prisma.ProductOrderByWithRelationInput[]> = {
@@ -188,10 +188,10 @@ export function toProductDetail(p: DetailRow): ProductDetail {
  * (admins with catalog.edit) also drafts, archived and scheduled ones. 404 "Product not found".
  */
 export async function getProductDetail(db: Db, rawId: string, opts: { includeHidden?: boolean } = {}): Promise<ProductDetail> {
-  if (isMissingId(rawId)) throw badRequest(Messages.NO_PRODUCT_ID);
+  if (isMissingId(rawId)) throw invalid(Messages.NO_PRODUCT_ID);
   const id = toProductGid(rawId);
   const row = await db.product.findFirst({ where: { id, ...(opts.includeHidden ? {} : visibleProductWhere()) }, select: detailSelect });
-  if (!row) throw notFound(PRODUCT_NOT_FOUND);
+  if (!row) throw notFoundError(PRODUCT_NOT_FOUND);
   return toProductDetail(row);
 }
 
@@ -523,14 +523,14 @@ export async function applyProductSnapshot(db: Db, snap: ProductSnapshot): Promi
 // Admin product actions through the commerce port, then the read model
 
 /**
- * Turns a store refusal into an API error. `message` is the spec's catalogue message when it has
- * one (e.g. "Failed to set media order"); the store's own reason travels in `details.reason`.
+ * Turns a store refusal into a domain error of the same kind (a store that failed to answer, 502,
+ * as unavailable). `message` is the spec's catalogue message when it has one (e.g. "Failed to set
+ * media order"); the store's own reason travels in `details.reason`. Anything else goes on as is.
  */
 export function commerceFailure(e: unknown, message?: string): never {
-  if (e instanceof ApiError) throw e;
   if (e instanceof CommerceError) {
     const status = e.status === 502 ? 503 : e.status;
-    throw new ApiError(status, message ?? e.message, { reason: e.message, userErrors: e.userErrors });
+    throw domainErrorOfStatus(status, message ?? e.message, { reason: e.message, userErrors: e.userErrors });
   }
   throw e;
 }
@@ -539,7 +539,7 @@ type CommerceCtx = Pick<AppContext, "db" | "commerce">;
 
 async function mustExist(db: Db, id: string) {
   const p = await db.product.findUnique({ where: { id }, select: { id: true } });
-  if (!p) throw notFound(PRODUCT_NOT_FOUND);
+  if (!p) throw notFoundError(PRODUCT_NOT_FOUND);
   return p;
 }
 
@@ -553,7 +553,7 @@ export async function deleteProduct(ctx: CommerceCtx, rawId: string) {
     // Already gone from the store: clear the read model's leftover row.
     const goneInStore = e instanceof CommerceError && e.status === 404;
     if (!(goneInStore && known)) {
-      if (goneInStore) throw notFound(PRODUCT_NOT_FOUND);
+      if (goneInStore) throw notFoundError(PRODUCT_NOT_FOUND);
       commerceFailure(e, Messages.FAILED_TO_DELETE_PRODUCT);
     }
   }
@@ -569,11 +569,11 @@ export async function setMediaOrder(ctx: CommerceCtx, rawId: string, mediaIds: s
   const known = new Set(images.map((i) => i.id));
   const seen = new Set<string>();
   for (const m of mediaIds) {
-    if (!known.has(m)) throw unprocessable(`Image ${m} is not an image of this product`);
-    if (seen.has(m)) throw unprocessable(`Image ${m} is listed twice`);
+    if (!known.has(m)) throw unprocessableError(`Image ${m} is not an image of this product`);
+    if (seen.has(m)) throw unprocessableError(`Image ${m} is listed twice`);
     seen.add(m);
   }
-  if (seen.size !== known.size) throw unprocessable(`mediaIds must list every image of the product (${known.size}), in the new order`);
+  if (seen.size !== known.size) throw unprocessableError(`mediaIds must list every image of the product (${known.size}), in the new order`);
   try {
     await ctx.commerce.reorderMedia(id, mediaIds);
   } catch (e) {
@@ -603,8 +603,8 @@ export async function appendVariantMedia(ctx: CommerceCtx, rawId: string, rawPai
   const imageById = new Map(images.map((i) => [i.id, i]));
   const pairs = rawPairs.map((p) => ({ variantId: toVariantGid(p.variantId), mediaId: p.mediaId }));
   for (const p of pairs) {
-    if (!variantIds.has(p.variantId)) throw unprocessable(`Variant ${p.variantId} is not a variant of this product`);
-    if (!imageById.has(p.mediaId)) throw unprocessable(`Image ${p.mediaId} is not an image of this product`);
+    if (!variantIds.has(p.variantId)) throw unprocessableError(`Variant ${p.variantId} is not a variant of this product`);
+    if (!imageById.has(p.mediaId)) throw unprocessableError(`Image ${p.mediaId} is not an image of this product`);
   }
   try {
     await ctx.commerce.appendVariantMedia(id, pairs);
@@ -678,7 +678,7 @@ async function readInventoryLevels(commerce: CommercePort, db: Db, outOfStockOnl
 
 export async function getInventoryJob(db: Db, id: string) {
   const job = await db.job.findFirst({ where: { id, queue: INVENTORY_QUEUE } });
-  if (!job) throw notFound("Job not found");
+  if (!job) throw notFoundError("Job not found");
   const r = job.result as { products?: unknown; variants?: unknown; changed?: unknown } | null;
   return {
     id: job.id,

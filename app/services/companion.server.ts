@@ -8,7 +8,7 @@ import type { Prisma, User } from "@prisma/client";
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 import type { Db } from "~/db.server";
 import type { AppContext } from "~/context.server";
-import { badRequest, conflict, notFound, unprocessable } from "~/api/errors.server";
+import { conflictError, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import { COMPANION_TRANSITIONS, type Companion, type CompanionStatus, type MaterialSection } from "~/contract/companion";
 import { Messages } from "~/contract/messages";
 import { isMissingId, toProductGid, toVariantGid } from "~/lib/gid";
@@ -114,9 +114,9 @@ export async function findCompanion(db: Db, rawId: string): Promise<CompanionRow
 }
 
 async function mustFindCompanion(db: Db, rawId: string): Promise<CompanionRow> {
-  if (isMissingId(rawId)) throw badRequest(Messages.NO_PRODUCT_ID);
+  if (isMissingId(rawId)) throw invalid(Messages.NO_PRODUCT_ID);
   const c = await findCompanion(db, rawId);
-  if (!c) throw notFound(COMPANION_NOT_FOUND);
+  if (!c) throw notFoundError(COMPANION_NOT_FOUND);
   return c;
 }
 
@@ -128,14 +128,14 @@ async function reload(db: Db, id: string): Promise<Companion> {
 // Create and read
 
 export async function createCompanion(db: Db, input: { product_id: string; taobao_id?: string; taobao_title?: string; taobao_url?: string }): Promise<Companion> {
-  if (isMissingId(input.product_id)) throw badRequest(Messages.NO_PRODUCT_ID);
+  if (isMissingId(input.product_id)) throw invalid(Messages.NO_PRODUCT_ID);
   const productId = toProductGid(input.product_id);
   const product = await db.product.findUnique({ where: { id: productId }, select: { id: true, companion: { select: { id: true } } } });
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
-  if (product.companion) throw conflict("This product already has a companion");
+  if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
+  if (product.companion) throw conflictError("This product already has a companion");
   if (input.taobao_id) {
     const other = await db.productCompanion.findUnique({ where: { taobao_id: input.taobao_id }, select: { shopify_product_id: true } });
-    if (other) throw conflict(`Taobao item ${input.taobao_id} is already imported as product ${other.shopify_product_id}`);
+    if (other) throw conflictError(`Taobao item ${input.taobao_id} is already imported as product ${other.shopify_product_id}`);
   }
   const row = await db.productCompanion.create({
     data: { shopify_product_id: productId, taobao_id: input.taobao_id ?? null, taobao_title: input.taobao_title ?? null, taobao_url: input.taobao_url ?? null },
@@ -151,7 +151,7 @@ export async function getCompanion(db: Db, rawId: string): Promise<Companion | n
 
 /** The public part of a visible product's companion, or null. */
 export async function getPublicCompanion(db: Db, rawId: string) {
-  if (isMissingId(rawId)) throw badRequest(Messages.NO_PRODUCT_ID);
+  if (isMissingId(rawId)) throw invalid(Messages.NO_PRODUCT_ID);
   const c = await db.productCompanion.findFirst({ where: { AND: [companionWhere(rawId), { product: visibleProductWhere() }] }, include: companionInclude });
   return c ? toPublicCompanion(c) : null;
 }
@@ -209,7 +209,7 @@ export async function updateCompanion(
   if (patch.tryon_active !== undefined) data.tryon_active = patch.tryon_active;
   if (patch.flat_image_url !== undefined) data.flat_image_url = patch.flat_image_url || null;
   if (patch.mask_image_url !== undefined) data.mask_image_url = patch.mask_image_url || null;
-  if (Object.keys(data).length === 0) throw badRequest("Nothing to update: send at least one field");
+  if (Object.keys(data).length === 0) throw invalid("Nothing to update: send at least one field");
   await db.productCompanion.update({ where: { id: c.id }, data });
   return reload(db, c.id);
 }
@@ -236,18 +236,18 @@ export function transitionError(from: CompanionStatus, to: CompanionStatus): str
 
 export async function updateCompanionStatus(ctx: CommerceCtx, rawId: string, input: { status: CompanionStatus; reason?: string }): Promise<Companion> {
   const c = await mustFindCompanion(ctx.db, rawId);
-  if (!COMPANION_TRANSITIONS[c.status].includes(input.status)) throw conflict(transitionError(c.status, input.status));
+  if (!COMPANION_TRANSITIONS[c.status].includes(input.status)) throw conflictError(transitionError(c.status, input.status));
   await syncProductStatus(ctx, c.shopify_product_id, productStatusFor(input.status));
   // Only move if nobody changed the status meanwhile.
   const r = await ctx.db.productCompanion.updateMany({ where: { id: c.id, status: c.status }, data: { status: input.status, status_reason: input.reason?.trim() || null } });
-  if (r.count === 0) throw conflict("The companion's status changed meanwhile; reload and try again");
+  if (r.count === 0) throw conflictError("The companion's status changed meanwhile; reload and try again");
   return reload(ctx.db, c.id);
 }
 
 /** Verification: sets verified_at and makes the companion and its product active. */
 export async function verifyCompanion(ctx: CommerceCtx, rawId: string): Promise<Companion> {
   const c = await mustFindCompanion(ctx.db, rawId);
-  if (c.status === "archived") throw conflict("An archived companion cannot be verified: move it back to draft first");
+  if (c.status === "archived") throw conflictError("An archived companion cannot be verified: move it back to draft first");
   await syncProductStatus(ctx, c.shopify_product_id, "active");
   await ctx.db.productCompanion.update({ where: { id: c.id }, data: { verified_at: new Date(), status: "active", status_reason: null } });
   return reload(ctx.db, c.id);
@@ -266,15 +266,15 @@ async function optionsResult(db: Db, productId: string) {
 
 async function mustFindOption(db: Db, productId: string, optionName: string) {
   const option = await db.productOption.findFirst({ where: { product_id: productId, name: optionName } });
-  if (!option) throw notFound(`The product has no option named ${optionName}`);
+  if (!option) throw notFoundError(`The product has no option named ${optionName}`);
   return option;
 }
 
 export async function renameOptionValue(ctx: CommerceCtx, rawId: string, input: { optionName: string; from: string; to: string }) {
   const c = await mustFindCompanion(ctx.db, rawId);
   const option = await mustFindOption(ctx.db, c.shopify_product_id, input.optionName);
-  if (!option.values.includes(input.from)) throw notFound(`${input.optionName} has no value ${input.from}`);
-  if (input.from !== input.to && option.values.includes(input.to)) throw conflict(`${input.optionName} already has a value ${input.to}`);
+  if (!option.values.includes(input.from)) throw notFoundError(`${input.optionName} has no value ${input.from}`);
+  if (input.from !== input.to && option.values.includes(input.to)) throw conflictError(`${input.optionName} already has a value ${input.to}`);
   if (input.from !== input.to) {
     try {
       await applyProductSnapshot(ctx.db, await ctx.commerce.updateOptionValue(c.shopify_product_id, input.optionName, input.from, input.to));
@@ -288,8 +288,8 @@ export async function renameOptionValue(ctx: CommerceCtx, rawId: string, input: 
 export async function deleteOptionValue(ctx: CommerceCtx, rawId: string, input: { optionName: string; value: string }) {
   const c = await mustFindCompanion(ctx.db, rawId);
   const option = await mustFindOption(ctx.db, c.shopify_product_id, input.optionName);
-  if (!option.values.includes(input.value)) throw notFound(`${input.optionName} has no value ${input.value}`);
-  if (option.values.length === 1) throw unprocessable(`${input.value} is the only value of ${input.optionName} and cannot be deleted`);
+  if (!option.values.includes(input.value)) throw notFoundError(`${input.optionName} has no value ${input.value}`);
+  if (option.values.length === 1) throw unprocessableError(`${input.value} is the only value of ${input.optionName} and cannot be deleted`);
   try {
     await applyProductSnapshot(ctx.db, await ctx.commerce.deleteOptionValue(c.shopify_product_id, input.optionName, input.value));
   } catch (e) {
@@ -307,7 +307,7 @@ export async function setPresaleVariants(db: Db, rawId: string, variantIds: stri
   const ids = [...new Set(variantIds.map(toVariantGid))];
   const own = new Set((await db.productVariant.findMany({ where: { product_id: c.shopify_product_id }, select: { id: true } })).map((v) => v.id));
   const foreign = ids.filter((id) => !own.has(id));
-  if (foreign.length) throw unprocessable(`${foreign.length === 1 ? "Variant" : "Variants"} ${foreign.join(", ")} ${foreign.length === 1 ? "is not a variant" : "are not variants"} of this product`);
+  if (foreign.length) throw unprocessableError(`${foreign.length === 1 ? "Variant" : "Variants"} ${foreign.join(", ")} ${foreign.length === 1 ? "is not a variant" : "are not variants"} of this product`);
   await db.productCompanion.update({ where: { id: c.id }, data: { presale_variant_ids: ids } });
   return reload(db, c.id);
 }
@@ -350,12 +350,12 @@ export async function syncCompanionInventory(ctx: CommerceCtx, rawId: string) {
  * The companion is created when the product has none (as drops do).
  */
 export async function scheduleProductPublish(ctx: CommerceCtx, rawProductId: string, date: Date | null) {
-  if (isMissingId(rawProductId)) throw badRequest(Messages.NO_PRODUCT_ID);
+  if (isMissingId(rawProductId)) throw invalid(Messages.NO_PRODUCT_ID);
   const productId = toProductGid(rawProductId);
   const product = await ctx.db.product.findUnique({ where: { id: productId }, select: { id: true, publishedAt: true } });
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
   const now = new Date();
-  if (date && !(date.getTime() > now.getTime())) throw badRequest("scheduled_publish_date must be in the future");
+  if (date && !(date.getTime() > now.getTime())) throw invalid("scheduled_publish_date must be in the future");
   try {
     if (date) await ctx.commerce.publishProduct(productId, { publishDate: date });
     else if (product.publishedAt && product.publishedAt > now) await ctx.commerce.unpublishProduct(productId);
@@ -774,11 +774,11 @@ const MAX_FETCH_BYTES = 15_000_000;
 
 async function fetchImage(url: string): Promise<Uint8Array> {
   const res = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: "follow" });
-  if (!res.ok) throw unprocessable(`The image could not be fetched (HTTP ${res.status})`);
+  if (!res.ok) throw unprocessableError(`The image could not be fetched (HTTP ${res.status})`);
   const length = Number(res.headers.get("content-length") ?? 0);
-  if (length > MAX_FETCH_BYTES) throw unprocessable("The image is too large to analyse");
+  if (length > MAX_FETCH_BYTES) throw unprocessableError("The image is too large to analyse");
   const buf = new Uint8Array(await res.arrayBuffer());
-  if (buf.byteLength > MAX_FETCH_BYTES) throw unprocessable("The image is too large to analyse");
+  if (buf.byteLength > MAX_FETCH_BYTES) throw unprocessableError("The image is too large to analyse");
   return buf;
 }
 
@@ -787,9 +787,9 @@ export async function analyzeImageUrl(ctx: Pick<AppContext, "db" | "storage" | "
   let bytes: Uint8Array | null;
   if (key) {
     bytes = await ctx.storage.get(key);
-    if (!bytes) throw notFound(`No uploaded image at ${input.url}`);
+    if (!bytes) throw notFoundError(`No uploaded image at ${input.url}`);
   } else if (ctx.storage.kind === "local" || !/^https?:\/\//i.test(input.url)) {
-    throw unprocessable(ONLY_UPLOADED_IMAGES);
+    throw unprocessableError(ONLY_UPLOADED_IMAGES);
   } else {
     bytes = await fetchImage(input.url);
   }
@@ -800,7 +800,7 @@ export async function analyzeImageUrl(ctx: Pick<AppContext, "db" | "storage" | "
     meta = await img.metadata();
     raw = await img.resize(96, 96, { fit: "inside" }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   } catch {
-    throw unprocessable("The file is not an image that can be read");
+    throw unprocessableError("The file is not an image that can be read");
   }
   // EXIF orientations 5–8 swap width and height.
   const swap = (meta.orientation ?? 1) >= 5;

@@ -9,7 +9,7 @@ import { Badge, Banner, BlockStack, Box, Button, Card, DropZone, InlineGrid, Inl
 import { useCallback, useEffect, useState } from "react";
 import { internalMediaEndpoints } from "~/contract/internal-media";
 import { getAppContext } from "~/context.server";
-import { ApiError } from "~/api/errors.server";
+import { answerRefusals } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { hexToLab, roundLab } from "~/services/color.server";
 import { deleteInternalMedia, listInternalMedia } from "~/services/internal-media.server";
@@ -46,13 +46,10 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
   await requireAdmin(request, "media.manage");
   const form = await formOf(request);
   if (form.get("intent") !== "delete") return { ok: false, error: "Unknown action" };
-  try {
+  return answerRefusals(async () => {
     await deleteInternalMedia(getAppContext(), String(form.get("id") ?? ""));
     return { ok: true, message: "Deleted." };
-  } catch (e) {
-    if (e instanceof ApiError) return { ok: false, error: e.message };
-    throw e;
-  }
+  });
 };
 
 type Upload = { name: string; progress: number; error?: string; done?: boolean };

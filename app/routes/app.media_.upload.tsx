@@ -7,6 +7,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { InternalMediaUploadBody } from "~/contract/internal-media";
 import { getAppContext } from "~/context.server";
 import { ApiError } from "~/api/errors.server";
+import { toApiError } from "~/api/router.server";
 import { ONE_IMAGE_FORM_BYTES, readFormData } from "~/lib/body-limit.server";
 import { DomainError } from "~/lib/domain-errors";
 import { requireAdmin } from "~/lib/staff-auth.server";
@@ -35,7 +36,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     const media = await uploadInternalMedia(getAppContext(), parsed.data);
     return reply(201, { ok: true, media });
   } catch (e) {
-    if (e instanceof ApiError) return reply(e.status, { ok: false, error: e.message });
+    if (e instanceof ApiError || e instanceof DomainError) {
+      const err = toApiError(e);
+      return reply(err.status, { ok: false, error: err.message });
+    }
     throw e;
   }
 };

@@ -11,7 +11,7 @@ import crypto from "node:crypto";
 import type { InternalMedia as MediaRow, Prisma } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { ApiError, notFound } from "~/api/errors.server";
+import { notFoundError, tooLarge, unsupportedMedia } from "~/lib/domain-errors";
 import { MAX_UPLOAD_BYTES } from "~/contract/internal-media";
 import { deltaE2000, labToHex, lightnessWindow } from "./color.server";
 import { VIDEO_REFUSAL, mb, processImage } from "./uploaded-images.server";
@@ -47,8 +47,8 @@ export async function uploadInternalMedia(
   ctx: Pick<AppContext, "db" | "storage">,
   input: { file: Blob; type: MediaType; title?: string; tags: string[] },
 ) {
-  if (input.type === "video") throw new ApiError(415, VIDEO_REFUSAL);
-  if (input.file.size > MAX_UPLOAD_BYTES) throw new ApiError(413, `The file is ${mb(input.file.size)}; the maximum is 10 MB`);
+  if (input.type === "video") throw unsupportedMedia(VIDEO_REFUSAL);
+  if (input.file.size > MAX_UPLOAD_BYTES) throw tooLarge(`The file is ${mb(input.file.size)}; the maximum is 10 MB`);
   const image = await processImage(new Uint8Array(await input.file.arrayBuffer()));
   const id = crypto.randomUUID();
   const key = `images/internal/${id}.jpg`;
@@ -128,7 +128,7 @@ export async function listInternalMedia(db: Db, q: ListMediaQuery) {
 
 async function findMedia(db: Db, id: string) {
   const row = await db.internalMedia.findUnique({ where: { id } });
-  if (!row) throw notFound("Media not found");
+  if (!row) throw notFoundError("Media not found");
   return row;
 }
 

@@ -11,7 +11,7 @@
 import crypto from "node:crypto";
 import { Prisma, type User, type VisionSearchEntry } from "@prisma/client";
 import type { AppContext } from "~/context.server";
-import { ApiError, badRequest, forbidden, notFound } from "~/api/errors.server";
+import { invalid, notAllowed, notFoundError, tooLarge, unavailable } from "~/lib/domain-errors";
 import type { TargetGender } from "~/contract/common";
 import { Messages } from "~/contract/messages";
 import { VISION_ENTRIES_LIMIT, VISION_MAX_UPLOAD_BYTES } from "~/contract/vision";
@@ -34,7 +34,7 @@ export function gendersFor(g: TargetGender | undefined): TargetGender[] | undefi
 
 /** An uploaded photo → checked, oriented, metadata-free JPEG (internal-media rules). */
 export async function readUpload(file: Blob): Promise<Buffer> {
-  if (file.size > VISION_MAX_UPLOAD_BYTES) throw new ApiError(413, `The file is ${mb(file.size)}; the maximum is 10 MB`);
+  if (file.size > VISION_MAX_UPLOAD_BYTES) throw tooLarge(`The file is ${mb(file.size)}; the maximum is 10 MB`);
   return (await processImage(new Uint8Array(await file.arrayBuffer()))).jpeg;
 }
 
@@ -62,7 +62,7 @@ export async function searchByImage(ctx: VisionCtx, jpeg: Buffer, o: SearchOptio
     embedding = await ctx.imageEmbedding.embed(jpeg);
   } catch (e) {
     ctx.log.error({ err: e }, "image embedding failed");
-    throw new ApiError(503, "Search by photo is not available right now: the image model could not run");
+    throw unavailable("Search by photo is not available right now: the image model could not run");
   }
   const t1 = performance.now();
   const targetGenders = gendersFor(o.target_gender);
@@ -113,7 +113,7 @@ export async function detectFacesAndLogos(ctx: Pick<AppContext, "log" | "imageEm
     faces = await ctx.imageEmbedding.detectFaces(jpeg);
   } catch (e) {
     ctx.log.error({ err: e }, "face detection failed");
-    throw new ApiError(503, "Face detection is not available right now: the face model could not run");
+    throw unavailable("Face detection is not available right now: the face model could not run");
   }
   return {
     faces: faces.faces,
@@ -150,8 +150,8 @@ export async function createEntry(ctx: Pick<AppContext, "db">, user: User, input
  * themselves: another user's id is refused.
  */
 export async function createTemporaryEntry(ctx: Pick<AppContext, "db">, caller: User, input: { userId: string; image_url?: string; result?: unknown }) {
-  if (!input.userId) throw badRequest(Messages.USER_ID_REQUIRED);
-  if (input.userId !== caller.id) throw forbidden(Messages.INVALID_USER_ID);
+  if (!input.userId) throw invalid(Messages.USER_ID_REQUIRED);
+  if (input.userId !== caller.id) throw notAllowed(Messages.INVALID_USER_ID);
   const row = await ctx.db.visionSearchEntry.create({
     data: { user_id: caller.id, image_url: input.image_url ?? "", result: json(input.result), is_temporary: true },
   });
@@ -164,6 +164,6 @@ export async function updateEntry(ctx: Pick<AppContext, "db">, user: User, id: s
     where: { id, user_id: user.id },
     data: { ...(input.image_url !== undefined ? { image_url: input.image_url } : {}), ...(input.result !== undefined ? { result: json(input.result) } : {}) },
   });
-  if (r.count === 0) throw notFound(Messages.FAILED_TO_UPDATE_VISION_ENTRY);
+  if (r.count === 0) throw notFoundError(Messages.FAILED_TO_UPDATE_VISION_ENTRY);
   return toEntry(await ctx.db.visionSearchEntry.findUniqueOrThrow({ where: { id } }));
 }

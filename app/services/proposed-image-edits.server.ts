@@ -14,7 +14,7 @@
  */
 import crypto from "node:crypto";
 import { Prisma } from "@prisma/client";
-import { ApiError, conflict, notFound, unprocessable } from "~/api/errors.server";
+import { badGateway, conflictError, domainErrorOfStatus, invalid, isKnownError, notFoundError, unprocessableError, unsupportedMedia } from "~/lib/domain-errors";
 import { toApiError } from "~/api/router.server";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
@@ -78,7 +78,7 @@ export function toImageEdit(r: Row): ProposedImageEdit {
 
 async function load(db: Db | Tx, id: string): Promise<Row> {
   const row = isUuid(id) ? await db.proposedImageEdit.findUnique({ where: { id }, include }) : null;
-  if (!row) throw notFound(IMAGE_EDIT_NOT_FOUND);
+  if (!row) throw notFoundError(IMAGE_EDIT_NOT_FOUND);
   return row;
 }
 
@@ -136,17 +136,17 @@ export async function intakeEditImage(ctx: Pick<AppContext, "storage" | "config"
   const key = ownStorageKey(ctx, url);
   if (key) {
     const bytes = await ctx.storage.get(key).catch(() => null);
-    if (!bytes) throw unprocessable(`${field}: ${url} was not found in our storage`);
+    if (!bytes) throw unprocessableError(`${field}: ${url} was not found in our storage`);
     const kind = sniffType(bytes);
-    if (!kind || kind === "video") throw new ApiError(415, `${field}: ${url} is not an image (JPEG, PNG or WebP)`);
+    if (!kind || kind === "video") throw unsupportedMedia(`${field}: ${url} is not an image (JPEG, PNG or WebP)`);
     return ctx.storage.publicUrl(key);
   }
-  if (url.startsWith("/")) throw new ApiError(400, `${field}: a relative URL must point to our uploads (/uploads/…)`);
+  if (url.startsWith("/")) throw invalid(`${field}: a relative URL must point to our uploads (/uploads/…)`);
   let bytes: Uint8Array;
   try {
     bytes = (await fetchPublicImage(url, { maxBytes: IMAGE_FETCH_MAX_BYTES, ...policy })).bytes;
   } catch (e) {
-    if (e instanceof ImageSourceError) throw new ApiError(e.status, `${field}: ${e.message}`);
+    if (e instanceof ImageSourceError) throw domainErrorOfStatus(e.status, `${field}: ${e.message}`);
     throw e;
   }
   const hash = crypto.createHash("sha256").update(bytes).digest("hex");
@@ -160,7 +160,7 @@ export async function intakeEditImage(ctx: Pick<AppContext, "storage" | "config"
 function storeFacingUrl(ctx: ImageEditCtx, url: string): string {
   if (ctx.commerce.kind === "local" || !url.startsWith("/")) return url;
   const base = ctx.config.APP_URL ?? ctx.config.SHOPIFY_APP_URL;
-  if (!base) throw unprocessable("The store cannot fetch the image: set APP_URL (or SHOPIFY_APP_URL) to the app's public address");
+  if (!base) throw unprocessableError("The store cannot fetch the image: set APP_URL (or SHOPIFY_APP_URL) to the app's public address");
   return new URL(url, base).href;
 }
 
@@ -177,12 +177,12 @@ async function releaseImage(ctx: ImageEditCtx, url: string) {
   await ctx.storage.delete(key).catch((e: unknown) => ctx.log.warn({ err: e, key }, "could not delete a proposed edit image"));
 }
 
-/** A commerce failure as the 502 the caller sees (ApiErrors, e.g. a missing APP_URL, pass as they are). */
+/** A commerce failure as the 502 the caller sees (refusals meant for the caller, e.g. a missing APP_URL, pass as they are). */
 function storeFailure(e: unknown, what: string): never {
-  if (e instanceof ApiError) throw e;
+  if (isKnownError(e)) throw e;
   const reason = e instanceof Error ? e.message : String(e);
   const userErrors = e instanceof CommerceError ? e.userErrors : [];
-  throw new ApiError(502, `The store could not ${what}: ${reason}`, { reason, userErrors });
+  throw badGateway(`The store could not ${what}: ${reason}`, { reason, userErrors });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,15 +195,15 @@ export async function createImageEdit(
 ) {
   const productId = toProductGid(body.product_id);
   const product = await ctx.db.product.findUnique({ where: { id: productId }, select: { id: true } });
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
   const original = body.image_url.trim();
   const proposed = await intakeEditImage(ctx, body.proposed_image_url, "proposed_image_url", opts.fetchPolicy);
-  if (proposed === original) throw unprocessable("The proposed image is the original image: nothing to change");
+  if (proposed === original) throw unprocessableError("The proposed image is the original image: nothing to change");
   const dup = await ctx.db.proposedImageEdit.findFirst({
     where: { product_id: productId, image_url: original, proposed_image_url: proposed, status: "pending" },
     select: { id: true },
   });
-  if (dup) throw conflict(`This edit is already proposed for this image (pending edit ${dup.id})`);
+  if (dup) throw conflictError(`This edit is already proposed for this image (pending edit ${dup.id})`);
   const row = await ctx.db.proposedImageEdit.create({
     data: { product_id: productId, image_url: original, proposed_image_url: proposed, prompt: body.prompt?.trim() || null, operation: body.operation },
     include,
@@ -214,9 +214,9 @@ export async function createImageEdit(
 export async function rejectImageEdit(ctx: Pick<AppContext, "db">, id: string, reviewerId: string | null) {
   const row = await load(ctx.db, id);
   const t = transition(row.status, { via: "patch", to: "rejected" });
-  if (!t.ok) throw conflict(t.message);
+  if (!t.ok) throw conflictError(t.message);
   const r = await ctx.db.proposedImageEdit.updateMany({ where: { id, status: row.status }, data: { status: t.to, reviewer_id: reviewerId, reviewed_at: new Date() } });
-  if (!r.count) throw conflict(RACE);
+  if (!r.count) throw conflictError(RACE);
   return toImageEdit(await load(ctx.db, id));
 }
 
@@ -230,16 +230,16 @@ export async function updateImageEdit(
   const row = await load(ctx.db, id);
   if (body.status !== undefined) {
     const t = transition(row.status, { via: "patch", to: body.status });
-    if (!t.ok) throw conflict(t.message);
+    if (!t.ok) throw conflictError(t.message);
   }
   const changesFields = body.prompt !== undefined || body.proposed_image_url !== undefined;
-  if (changesFields && !isEditable(row.status)) throw conflict(`This edit is ${row.status}: only a pending edit can be changed`);
+  if (changesFields && !isEditable(row.status)) throw conflictError(`This edit is ${row.status}: only a pending edit can be changed`);
   const data: Prisma.ProposedImageEditUncheckedUpdateInput = {};
   let replaced: string | null = null;
   if (body.proposed_image_url !== undefined) {
     const url = await intakeEditImage(ctx, body.proposed_image_url, "proposed_image_url", opts.fetchPolicy);
     if (url !== row.proposed_image_url) {
-      if (url === row.image_url) throw unprocessable("The proposed image is the original image: nothing to change");
+      if (url === row.image_url) throw unprocessableError("The proposed image is the original image: nothing to change");
       data.proposed_image_url = url;
       replaced = row.proposed_image_url;
     }
@@ -248,7 +248,7 @@ export async function updateImageEdit(
   if (body.status === "rejected") Object.assign(data, { status: "rejected", reviewer_id: reviewerId, reviewed_at: new Date() });
   if (Object.keys(data).length) {
     const r = await ctx.db.proposedImageEdit.updateMany({ where: { id, status: row.status }, data });
-    if (!r.count) throw conflict(RACE);
+    if (!r.count) throw conflictError(RACE);
   }
   if (replaced) await releaseImage(ctx, replaced);
   return toImageEdit(await load(ctx.db, id));
@@ -256,7 +256,7 @@ export async function updateImageEdit(
 
 export async function deleteImageEdit(ctx: ImageEditCtx, id: string) {
   const row = isUuid(id) ? await ctx.db.proposedImageEdit.findUnique({ where: { id }, select: { id: true, proposed_image_url: true } }) : null;
-  if (!row) throw notFound(IMAGE_EDIT_NOT_FOUND);
+  if (!row) throw notFoundError(IMAGE_EDIT_NOT_FOUND);
   await ctx.db.proposedImageEdit.deleteMany({ where: { id } });
   await releaseImage(ctx, row.proposed_image_url);
   return { ok: true as const };
@@ -332,9 +332,9 @@ async function writeProductImage(ctx: ImageEditCtx, productId: string, image: { 
 export async function approveImageEdit(ctx: ImageEditCtx, id: string, reviewerId: string | null) {
   const row = await load(ctx.db, id);
   const t = transition(row.status, { via: "approve" });
-  if (!t.ok) throw conflict(t.message);
+  if (!t.ok) throw conflictError(t.message);
   const claimed = await ctx.db.proposedImageEdit.updateMany({ where: { id, status: "pending" }, data: { status: t.to, reviewer_id: reviewerId, reviewed_at: new Date() } });
-  if (!claimed.count) throw conflict(RACE);
+  if (!claimed.count) throw conflictError(RACE);
   try {
     await writeProductImage(ctx, row.product_id, { url: row.proposed_image_url }, row.image_url, "update the product's images");
   } catch (e) {
@@ -381,7 +381,7 @@ export async function addProductGeneratedImage(
 ) {
   const productId = toProductGid(args.productId);
   const product = await ctx.db.product.findUnique({ where: { id: productId }, select: { id: true, title: true } });
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
   const url = await intakeEditImage(ctx, args.imageUrl, "image_url", opts.fetchPolicy);
   const { added } = await writeProductImage(ctx, productId, { url, altText: args.altText?.trim() || product.title }, null, "add the image to the product");
   const stored = await ctx.db.productImage.findUnique({ where: { id: added.id }, select: { position: true } });

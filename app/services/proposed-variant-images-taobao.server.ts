@@ -12,7 +12,7 @@
  * that image, or that image is already pending or approved for it.
  */
 import type { Prisma } from "@prisma/client";
-import { ApiError, notFound, unprocessable } from "~/api/errors.server";
+import { DomainError, notFoundError, unprocessableError } from "~/lib/domain-errors";
 import type { AppContext } from "~/context.server";
 import { toProductGid } from "~/lib/gid";
 import { TaobaoSourceError, type TaobaoItem, type TaobaoSku } from "~/providers/taobao/port";
@@ -29,19 +29,19 @@ async function resolveProduct(db: Ctx["db"], rawId: string) {
   const byProduct = await db.product.findUnique({ where: { id: toProductGid(rawId) }, select: { id: true, companion: { select: { taobao_id: true } } } });
   if (byProduct) {
     const taobaoId = byProduct.companion?.taobao_id;
-    if (!taobaoId) throw unprocessable("This product was not imported from Taobao: its companion has no Taobao item id");
+    if (!taobaoId) throw unprocessableError("This product was not imported from Taobao: its companion has no Taobao item id");
     return { productId: byProduct.id, taobaoId };
   }
   const byTaobao = await db.productCompanion.findUnique({ where: { taobao_id: rawId.trim() }, select: { shopify_product_id: true, taobao_id: true } });
   if (byTaobao?.taobao_id) return { productId: byTaobao.shopify_product_id, taobaoId: byTaobao.taobao_id };
-  throw notFound(`No product and no imported Taobao item with id ${rawId.trim()}`);
+  throw notFoundError(`No product and no imported Taobao item with id ${rawId.trim()}`);
 }
 
 function sourceFailure(e: unknown, taobaoId: string): never {
   if (!(e instanceof TaobaoSourceError)) throw e;
-  if (e.code === "not_found") throw notFound(`The Taobao item ${taobaoId} was not found at the source: ${e.message}`);
-  if (e.code === "invalid_item") throw unprocessable(e.message);
-  throw new ApiError(503, `The Taobao source did not answer: ${e.message}`, { code: e.code, retryable: e.retryable });
+  if (e.code === "not_found") throw notFoundError(`The Taobao item ${taobaoId} was not found at the source: ${e.message}`);
+  if (e.code === "invalid_item") throw unprocessableError(e.message);
+  throw new DomainError("unavailable", `The Taobao source did not answer: ${e.message}`, { code: e.code, retryable: e.retryable });
 }
 
 /** The SKU image of a SKU: the image of the first of its property values that has one (the colour). */

@@ -6,7 +6,7 @@
  */
 import crypto from "node:crypto";
 import { Prisma, type ProposalStatus } from "@prisma/client";
-import { ApiError, conflict, notFound, unprocessable } from "~/api/errors.server";
+import { conflictError, domainErrorOfStatus, invalid, notFoundError, unprocessableError, unsupportedMedia } from "~/lib/domain-errors";
 import { toApiError } from "~/api/router.server";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
@@ -80,7 +80,7 @@ export function toProposal(r: Row): ProposedVariantImage {
 
 async function load(db: Db | Tx, id: string): Promise<Row> {
   const row = await db.proposedVariantImage.findUnique({ where: { id }, include });
-  if (!row) throw notFound(PROPOSAL_NOT_FOUND);
+  if (!row) throw notFoundError(PROPOSAL_NOT_FOUND);
   return row;
 }
 
@@ -131,7 +131,7 @@ export async function proposalsByProduct(db: Db, rawProductId: string, status?: 
       variants: { select: include.variant.select, orderBy: [{ position: "asc" }, { id: "asc" }] },
     },
   });
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
   const [rows, grouped] = await Promise.all([
     db.proposedVariantImage.findMany({ where: { product_id: id, ...(status ? { status } : {}) }, orderBy: [{ created_at: "desc" }, { id: "asc" }] }),
     db.proposedVariantImage.groupBy({ by: ["status"], where: { product_id: id }, _count: { _all: true } }),
@@ -244,17 +244,17 @@ export async function intakeProposedImage(ctx: Pick<AppContext, "storage" | "con
   const key = ownStorageKey(ctx, url);
   if (key) {
     const bytes = await ctx.storage.get(key).catch(() => null);
-    if (!bytes) throw unprocessable(`proposed_image_url: ${url} was not found in our storage`);
+    if (!bytes) throw unprocessableError(`proposed_image_url: ${url} was not found in our storage`);
     const kind = sniffType(bytes);
-    if (!kind || kind === "video") throw new ApiError(415, `proposed_image_url: ${url} is not an image (JPEG, PNG or WebP)`);
+    if (!kind || kind === "video") throw unsupportedMedia(`proposed_image_url: ${url} is not an image (JPEG, PNG or WebP)`);
     return ctx.storage.publicUrl(key);
   }
-  if (url.startsWith("/")) throw new ApiError(400, "proposed_image_url: a relative URL must point to our uploads (/uploads/…)");
+  if (url.startsWith("/")) throw invalid("proposed_image_url: a relative URL must point to our uploads (/uploads/…)");
   let bytes: Uint8Array;
   try {
     bytes = (await fetchPublicImage(url, { maxBytes: IMAGE_FETCH_MAX_BYTES, ...policy })).bytes;
   } catch (e) {
-    if (e instanceof ImageSourceError) throw new ApiError(e.status, `proposed_image_url: ${e.message}`);
+    if (e instanceof ImageSourceError) throw domainErrorOfStatus(e.status, `proposed_image_url: ${e.message}`);
     throw e;
   }
   return storeImageBytes(ctx, bytes);
@@ -274,7 +274,7 @@ export async function storeImageBytes(ctx: Pick<AppContext, "storage">, bytes: U
 function storeFacingUrl(ctx: ProposalCtx, url: string): string {
   if (ctx.commerce.kind === "local" || !url.startsWith("/")) return url;
   const base = ctx.config.APP_URL ?? ctx.config.SHOPIFY_APP_URL;
-  if (!base) throw unprocessable("The store cannot fetch the image: set APP_URL (or SHOPIFY_APP_URL) to the app's public address");
+  if (!base) throw unprocessableError("The store cannot fetch the image: set APP_URL (or SHOPIFY_APP_URL) to the app's public address");
   return new URL(url, base).href;
 }
 
@@ -296,19 +296,19 @@ async function releaseImage(ctx: Pick<AppContext, "db" | "storage" | "config" | 
 
 async function assertNotDuplicate(db: Db, variantId: string, url: string, exceptId?: string) {
   const dup = await db.proposedVariantImage.findFirst({ where: { variant_id: variantId, proposed_image_url: url, status: "pending", ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
-  if (dup) throw conflict(`This image is already proposed for this variant (pending proposal ${dup.id})`);
+  if (dup) throw conflictError(`This image is already proposed for this variant (pending proposal ${dup.id})`);
 }
 
 export async function createProposal(ctx: ProposalCtx, body: { product_id: string; variant_id: string; proposed_image_url: string; source: string }, opts: { fetchPolicy?: FetchPolicy } = {}) {
   const productId = toProductGid(body.product_id);
   const variantId = toVariantGid(body.variant_id);
   const product = await ctx.db.product.findUnique({ where: { id: productId }, select: { id: true } });
-  if (!product) throw notFound(PRODUCT_NOT_FOUND);
+  if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
   const variant = await ctx.db.productVariant.findUnique({ where: { id: variantId }, select: { id: true, product_id: true, image_url: true } });
-  if (!variant) throw notFound(`Variant ${variantId} not found`);
-  if (variant.product_id !== productId) throw unprocessable(`Variant ${variantId} is not a variant of this product`);
+  if (!variant) throw notFoundError(`Variant ${variantId} not found`);
+  if (variant.product_id !== productId) throw unprocessableError(`Variant ${variantId} is not a variant of this product`);
   const url = await intakeProposedImage(ctx, body.proposed_image_url, opts.fetchPolicy);
-  if (url === variant.image_url) throw unprocessable("This image is already the variant's image");
+  if (url === variant.image_url) throw unprocessableError("This image is already the variant's image");
   await assertNotDuplicate(ctx.db, variantId, url);
   const row = await ctx.db.proposedVariantImage.create({
     data: { product_id: productId, variant_id: variantId, current_image_url: variant.image_url, proposed_image_url: url, source: body.source },
@@ -319,10 +319,10 @@ export async function createProposal(ctx: ProposalCtx, body: { product_id: strin
 
 export async function rejectProposal(ctx: Pick<AppContext, "db">, id: string, reviewerId: string | null) {
   const row = await load(ctx.db, id);
-  if (row.status === "approved") throw conflict(APPROVED_IS_FINAL);
+  if (row.status === "approved") throw conflictError(APPROVED_IS_FINAL);
   if (row.status === "rejected") return toProposal(row); // already rejected: nothing to do
   const r = await ctx.db.proposedVariantImage.updateMany({ where: { id, status: "pending" }, data: { status: "rejected", reviewer_id: reviewerId, reviewed_at: new Date() } });
-  if (!r.count) throw conflict("This proposal was reviewed by someone else in the meantime; reload it");
+  if (!r.count) throw conflictError("This proposal was reviewed by someone else in the meantime; reload it");
   return toProposal(await load(ctx.db, id));
 }
 
@@ -334,13 +334,13 @@ export async function rejectProposal(ctx: Pick<AppContext, "db">, id: string, re
  */
 export async function approveProposal(ctx: ProposalCtx, id: string, reviewerId: string | null) {
   const row = await load(ctx.db, id);
-  if (row.status === "approved") throw conflict("This proposal is already approved");
+  if (row.status === "approved") throw conflictError("This proposal is already approved");
   const before = { status: row.status, reviewer_id: row.reviewer_id, reviewed_at: row.reviewed_at, current_image_url: row.current_image_url };
   const claimed = await ctx.db.proposedVariantImage.updateMany({
     where: { id, status: row.status },
     data: { status: "approved", reviewer_id: reviewerId, reviewed_at: new Date(), current_image_url: row.variant.image_url },
   });
-  if (!claimed.count) throw conflict("This proposal was reviewed by someone else in the meantime; reload it");
+  if (!claimed.count) throw conflictError("This proposal was reviewed by someone else in the meantime; reload it");
 
   let result: { mediaId: string; imageUrl: string };
   try {
@@ -380,13 +380,13 @@ export async function updateProposal(
   opts: { fetchPolicy?: FetchPolicy } = {},
 ) {
   const row = await load(ctx.db, id);
-  if (row.status === "approved") throw conflict(body.status === "approved" ? "This proposal is already approved" : APPROVED_IS_FINAL);
+  if (row.status === "approved") throw conflictError(body.status === "approved" ? "This proposal is already approved" : APPROVED_IS_FINAL);
   const data: Prisma.ProposedVariantImageUncheckedUpdateInput = {};
   let replacedUrl: string | null = null;
   if (body.proposed_image_url !== undefined) {
     const url = await intakeProposedImage(ctx, body.proposed_image_url, opts.fetchPolicy);
     if (url !== row.proposed_image_url) {
-      if (url === row.variant.image_url) throw unprocessable("This image is already the variant's image");
+      if (url === row.variant.image_url) throw unprocessableError("This image is already the variant's image");
       await assertNotDuplicate(ctx.db, row.variant_id, url, id);
       data.proposed_image_url = url;
       replacedUrl = row.proposed_image_url;
@@ -400,7 +400,7 @@ export async function updateProposal(
   }
   if (Object.keys(data).length) {
     const r = await ctx.db.proposedVariantImage.updateMany({ where: { id, status: row.status }, data });
-    if (!r.count) throw conflict("This proposal was reviewed by someone else in the meantime; reload it");
+    if (!r.count) throw conflictError("This proposal was reviewed by someone else in the meantime; reload it");
   }
   if (replacedUrl) await releaseImage(ctx, replacedUrl);
   if (body.status === "approved") return approveProposal(ctx, id, reviewerId);
@@ -409,7 +409,7 @@ export async function updateProposal(
 
 export async function deleteProposal(ctx: ProposalCtx, id: string) {
   const row = await ctx.db.proposedVariantImage.findUnique({ where: { id }, select: { id: true, proposed_image_url: true } });
-  if (!row) throw notFound(PROPOSAL_NOT_FOUND);
+  if (!row) throw notFoundError(PROPOSAL_NOT_FOUND);
   await ctx.db.proposedVariantImage.deleteMany({ where: { id } });
   await releaseImage(ctx, row.proposed_image_url);
   return { ok: true as const };
@@ -429,7 +429,7 @@ export async function bulkReview(ctx: ProposalCtx, action: "approve" | "reject",
     try {
       const variantId = variantOf.get(id);
       if (action === "approve" && variantId && approvedVariants.has(variantId)) {
-        throw conflict("Another proposal for the same variant was approved in this request");
+        throw conflictError("Another proposal for the same variant was approved in this request");
       }
       const r = action === "approve" ? await approveProposal(ctx, id, reviewerId) : await rejectProposal(ctx, id, reviewerId);
       if (action === "approve" && variantId) approvedVariants.add(variantId);

@@ -197,29 +197,34 @@ function nextMonth(first: string): string {
 }
 
 /**
- * Monthly payouts per vendor for the closed months of the demo's 90 days (the month of the
+ * Monthly payouts per vendor for every closed month with demo sales (the demo's orders reach back
+ * further than its 90 days of views) and every closed month of the 90 days (the month of the
  * demo's last day is still open): gross = revenue of the month, commission at the vendor's rate of
  * what is left after refunds, amount = the rest. The last closed month is pending, the older ones
- * paid (reference and payment date a few days after the month). Reads product_daily_stats: call
- * after the stats' rebuild. Returns the rows written.
+ * paid (reference and payment date a few days after the month), so no month with sales shows as
+ * pending only because nobody read it before. Reads product_daily_stats: call after the stats'
+ * rebuild. Returns the rows written.
  */
 export async function seedVendorPayouts(db: PrismaClient, opts: { today: string; timeZone: string; vendorIds?: string[] }): Promise<number> {
   const lastDay = addDays(opts.today, -1);
-  const firstDay = addDays(opts.today, -VENDOR_ACTIVITY_DAYS);
+  const windowStart = monthOf(addDays(opts.today, -VENDOR_ACTIVITY_DAYS));
   const openMonth = monthOf(lastDay);
-  const months: string[] = [];
-  for (let m = monthOf(firstDay); m < openMonth; m = nextMonth(m)) months.push(m);
-  if (months.length === 0) return 0;
+  if (windowStart >= openMonth) return 0;
   const vendors = await db.vendor.findMany({ where: opts.vendorIds ? { id: { in: opts.vendorIds } } : {}, select: { id: true, handle: true, commission_rate: true }, orderBy: { handle: "asc" } });
   const figures = await db.$queryRaw<{ vendor_id: string; month: string; gross: string; refunds: string }[]>`
     SELECT vendor_id, to_char(date_trunc('month', day), 'YYYY-MM-DD') AS month, sum(revenue)::text AS gross, sum(refunds)::text AS refunds
     FROM product_daily_stats
-    WHERE vendor_id IS NOT NULL AND day >= ${months[0]}::date AND day < ${openMonth}::date
-    GROUP BY 1, 2`;
+    WHERE vendor_id IS NOT NULL AND day < ${openMonth}::date
+    GROUP BY 1, 2
+    HAVING sum(revenue) <> 0 OR sum(refunds) <> 0 OR sum(returned_units) <> 0`;
   const byKey = new Map(figures.map((f) => [`${f.vendor_id}|${f.month}`, f]));
   const rows: Prisma.VendorPayoutCreateManyInput[] = [];
   for (const v of vendors) {
     const rate = Number(v.commission_rate);
+    // From the vendor's first month with sales (or the 90 days' first month) to the last closed one.
+    const first = figures.filter((f) => f.vendor_id === v.id).reduce((min, f) => (f.month < min ? f.month : min), windowStart);
+    const months: string[] = [];
+    for (let m = first; m < openMonth; m = nextMonth(m)) months.push(m);
     for (const [i, month] of months.entries()) {
       const f = byKey.get(`${v.id}|${month}`);
       const grossCents = Math.round(Number(f?.gross ?? 0) * 100);

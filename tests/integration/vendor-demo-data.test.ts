@@ -2,8 +2,9 @@
  * The vendor portal's demo (prisma/demo/vendor-activity.ts), seeded as the first start does (dates
  * moved so the demo ends yesterday, store zone America/New_York): every demo vendor has views,
  * saves and try-ons on every one of the last 90 days' weeks with a weekly shape and a rising
- * trend, orders and returns in the daily stats, its own commission rate, and monthly payouts
- * (older months paid with a reference and date, the last closed month pending) whose figures are
+ * trend, orders and returns in the daily stats, its own commission rate, and monthly payouts for
+ * every closed month with sales (older months paid with a reference and date, the last closed
+ * month pending) whose figures are
  * the stats' of their month. The stats equal a rebuild from the events; a database seeded before
  * they existed gets them at its next start.
  */
@@ -34,6 +35,13 @@ afterAll(async () => {
   await database?.close();
   if (uploadsDir) fs.rmSync(uploadsDir, { recursive: true, force: true });
 });
+
+/** The store-zone month (YYYY-MM) a period starts in. */
+const wallMonth = (d: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: ZONE, year: "numeric", month: "2-digit" }).format(d).slice(0, 7);
+const nextMonthOf = (m: string) => {
+  const [y, mo] = m.split("-").map(Number);
+  return mo === 12 ? `${y + 1}-01` : `${y}-${String(mo + 1).padStart(2, "0")}`;
+};
 
 type Totals = { vendor_id: string; days: number; views: number; saves: number; try_ons: number; orders: number; revenue: number; returned_units: number; refunds: number; first_half: number; second_half: number; weekend: number; weekday: number };
 
@@ -78,11 +86,24 @@ describe("the vendor portal's demo", () => {
     expect(new Set(rates).size).toBe(rates.length);
   });
 
-  it("has monthly payouts: the older months paid with a reference, the last closed month pending, figures from the stats", async () => {
+  it("has monthly payouts for every closed month with sales: the older months paid with a reference, the last closed month pending, figures from the stats", async () => {
     const payouts = await db.vendorPayout.findMany({ include: { vendor: true }, orderBy: [{ vendor_id: "asc" }, { period_start: "asc" }] });
-    const vendors = await db.vendor.count();
-    // 2027-02-15: November (partly), December and January are closed; February is open.
-    expect(payouts).toHaveLength(vendors * 3);
+    const vendors = await db.vendor.findMany({ select: { id: true } });
+    const monthsOf = (vendorId: string) => payouts.filter((p) => p.vendor_id === vendorId).map((p) => wallMonth(p.period_start));
+    // 2027-02-15: November (partly), December and January are the 90 days' closed months; February is
+    // open. Every vendor's months run without a gap from its first month with sales to January.
+    for (const v of vendors) {
+      const months = monthsOf(v.id);
+      expect(months.slice(-3), v.id).toEqual(["2026-11", "2026-12", "2027-01"]);
+      for (let i = 1; i < months.length; i++) expect(months[i], v.id).toBe(nextMonthOf(months[i - 1]));
+    }
+    // Every closed month whose stats have sales, refunds or returns has its payout row.
+    const withSales = await db.$queryRaw<{ vendor_id: string; month: string }[]>`
+      SELECT vendor_id, to_char(date_trunc('month', day), 'YYYY-MM') AS month FROM product_daily_stats
+      WHERE vendor_id IS NOT NULL AND day < '2027-02-01'::date GROUP BY 1, 2
+      HAVING sum(revenue) <> 0 OR sum(refunds) <> 0 OR sum(returned_units) <> 0`;
+    expect(withSales.filter((r) => r.month < "2026-11").length, "the demo has sales before its 90 days").toBeGreaterThan(0);
+    for (const r of withSales) expect(monthsOf(r.vendor_id), `${r.vendor_id} ${r.month}`).toContain(r.month);
     for (const p of payouts) {
       const month = p.period_start.toISOString();
       if (month.startsWith("2027-01")) {

@@ -536,6 +536,11 @@ describe("routing", () => {
     expect(byRequest.body).toHaveProperty("items");
     // Another method on a static path falls to the {id} route, where "count" is an unknown ad.
     expect((await as(team)("DELETE", "/product-ads/count")).status).toBe(404);
+    // The metrics sync (app/contract/product-ad-metrics.ts) is not read as PATCH/DELETE/GET of an ad "sync-meta-performance".
+    const sync = await as(team)("POST", "/product-ads/sync-meta-performance", { body: {} });
+    expect(sync.status).toBe(202);
+    expect(sync.body).toHaveProperty("jobId");
+    expect((await as(team)("GET", "/product-ads/sync-meta-performance")).status).toBe(404);
   });
 });
 

@@ -43,7 +43,7 @@ import {
 } from "~/providers/image-ai/port";
 import { LanguageModelError } from "~/providers/language-model/port";
 import { copyOutputImages } from "~/services/image-ai/outputs.server";
-import { garmentImageOf, garmentSelect, productImageOf, tryOnCategoryOf } from "~/services/tryons/products.server";
+import { garmentImageOf, garmentSelect, tryOnCategoryOf } from "~/services/tryons/products.server";
 import { personImageOf } from "~/services/tryons/index.server";
 
 export const ADS_CREATIVES_QUEUE = "ads.creatives";
@@ -193,7 +193,7 @@ export async function generateImageCreatives(
   }
   if (body.kinds.includes("on_model")) {
     const product = await ctx.db.product.findUnique({ where: { id: ad.product_id }, select: garmentSelect });
-    const garment = product ? (garmentImageOf(product) ?? productImageOf(product)) : null;
+    const garment = product ? garmentImageOf(product) : null;
     const garmentUrl = garment && isImageRef(garment) ? garment : sources[0];
     if (!product || !garmentUrl) throw unprocessableError(M.NO_IMAGES);
     const clones = await publicClones(ctx.db, body.clone_id);

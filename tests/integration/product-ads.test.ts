@@ -171,6 +171,20 @@ describe("GET /product-ads/{id}", () => {
     expect(v.body.allowedMoves).toEqual(["feedback", "approve"]);
   });
 
+  it("answers the stored metrics' totals with CTR, CPC and ROAS", async () => {
+    const id = await adIn("LIVE");
+    await app.database.db.productAd.update({
+      where: { id },
+      data: { impressions: 2000, reach: 1500, clicks: 30, spend: new Prisma.Decimal("45.00"), conversions: 3, purchase_value: new Prisma.Decimal("180.00"), metrics_synced_at: new Date("2026-11-01T06:00:00Z") },
+    });
+    const r = await as(vendorA)("GET", `/product-ads/${id}`);
+    // 30 / 2000 = 0.015; 45.00 / 30 = 1.50; 180.00 / 45.00 = 4
+    expect(r.body).toMatchObject({
+      metrics: { impressions: 2000, reach: 1500, clicks: 30, spend: "45.00", purchases: 3, purchaseValue: "180.00", ctr: 0.015, cpc: "1.50", roas: 4 },
+      metrics_synced_at: "2026-11-01T06:00:00.000Z",
+    });
+  });
+
   it("is 404 for another vendor and for an unknown id; 403 for shoppers and admins without ads.manage", async () => {
     const id = await adIn("PENDING");
     expect(await as(vendorB)("GET", `/product-ads/${id}`)).toMatchObject({ status: 404, body: { error: { message: "Product ad not found" } } });

@@ -22,6 +22,7 @@ import { demoShiftDays, shiftDemoDates } from "./shift-dates";
 import { BASE_DAY, addVendorReturns, buildVendorActivity, seedVendorPayouts } from "./vendor-activity";
 import { rebuildProductDailyStats, statsTimeZone } from "../../app/services/vendor-stats/daily-stats.server";
 import { ensureProductAdsDemo, seedProductAdsDemo } from "./product-ads";
+import { seedDemoAdMetrics } from "./product-ad-metrics";
 
 export interface SeedReport {
   created: boolean;
@@ -201,6 +202,8 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await db.$executeRawUnsafe(`TRUNCATE TABLE "product_daily_stats"`);
   await rebuildProductDailyStats(db, { timeZone });
   await seedVendorPayouts(db, { today: opts.today ?? BASE_DAY, timeZone });
+  // The LIVE and INACTIVE demo ads' last 30 days from the local ads platform, after the dates moved.
+  await seedDemoAdMetrics(db, { today: opts.today ?? BASE_DAY, timeZone, log: opts.log });
   const dbMs = Math.round(performance.now() - dbStarted);
 
   if (opts.queue) {
@@ -232,7 +235,7 @@ export async function seedDemoDataIfEmpty(db: PrismaClient, opts: SeedOptions): 
   if (products > 0 || users > 0) {
     await ensureDemoAdminPermissions(db, opts.log);
     await ensureVendorStats(db, opts);
-    await ensureProductAdsDemo(db, { today: opts.today ?? BASE_DAY });
+    if (await ensureProductAdsDemo(db, { today: opts.today ?? BASE_DAY })) await seedDemoAdMetrics(db, { today: opts.today ?? BASE_DAY, timeZone: opts.timeZone ?? statsTimeZone(), log: opts.log });
     return { created: false, counts: await countDemoData(db) };
   }
   return seedDemoData(db, opts);

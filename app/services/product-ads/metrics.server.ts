@@ -159,7 +159,7 @@ const adSelect = {
 } satisfies Prisma.ProductAdSelect;
 
 /** The ads a sync reads: those asked (published ones), or every ad LIVE at some point of the range. */
-async function adsToSync(deps: Pick<MetricsDeps, "db" | "config">, range: DayRange, adIds: string[] | null | undefined): Promise<SyncAd[]> {
+async function adsToSync(deps: Pick<MetricsDeps, "db"> & { config: Pick<MetricsDeps["config"], "STORE_TIMEZONE"> }, range: DayRange, adIds: string[] | null | undefined): Promise<SyncAd[]> {
   const rows = await deps.db.productAd.findMany({
     where: { meta_ad_id: { not: null }, ...(adIds ? { id: { in: adIds } } : {}) },
     select: adSelect,
@@ -233,7 +233,7 @@ export async function runMetricsSyncJob(deps: MetricsDeps, payload: unknown, pro
 
 /** Reads the platform's days for the ads and stores them (see the header). */
 export async function syncAdMetrics(
-  deps: Pick<MetricsDeps, "db" | "adsPlatform" | "config" | "log">,
+  deps: Pick<MetricsDeps, "db" | "adsPlatform"> & { config: Pick<MetricsDeps["config"], "STORE_TIMEZONE">; log?: { info: (o: object, msg?: string) => void } },
   input: DayRange & { adIds?: string[] | null },
   progress?: (percent: number) => Promise<void>,
 ): Promise<SyncResult> {
@@ -267,7 +267,7 @@ export async function syncAdMetrics(
     result.done += batch.length;
     await progress?.((result.done / ads.length) * 100);
   }
-  deps.log.info({ ...result, failed: result.failed.length }, "ads metrics synced");
+  deps.log?.info({ ...result, failed: result.failed.length }, "ads metrics synced");
   return result;
 }
 

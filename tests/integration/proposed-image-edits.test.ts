@@ -356,15 +356,15 @@ describe("addProductGeneratedImage (POST /fal/add-product-generated-image)", () 
   });
 
   it("unknown product 404, missing image 422, failing store 502", async () => {
-    await expect(addProductGeneratedImage(app.ctx, { productId: pgid(9999), imageUrl: yellow, userId: null })).rejects.toMatchObject({ status: 404 });
-    await expect(addProductGeneratedImage(app.ctx, { productId: pgid(9303), imageUrl: "/uploads/images/nope.png", userId: null })).rejects.toMatchObject({ status: 422 });
+    await expect(addProductGeneratedImage(app.ctx, { productId: pgid(9999), imageUrl: yellow, userId: null })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(addProductGeneratedImage(app.ctx, { productId: pgid(9303), imageUrl: "/uploads/images/nope.png", userId: null })).rejects.toMatchObject({ kind: "unprocessable" });
     await withCommerce(
       "addProductImage",
       async () => {
         throw new CommerceError("Throttled", [], 429);
       },
       async () => {
-        await expect(addProductGeneratedImage(app.ctx, { productId: pgid(9303), imageUrl: green, userId: null })).rejects.toMatchObject({ status: 502, message: "The store could not add the image to the product: Throttled" });
+        await expect(addProductGeneratedImage(app.ctx, { productId: pgid(9303), imageUrl: green, userId: null })).rejects.toMatchObject({ kind: "bad_gateway", message: "The store could not add the image to the product: Throttled" });
       },
     );
   });

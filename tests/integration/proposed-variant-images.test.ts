@@ -172,11 +172,11 @@ describe("an image from another address is copied into our storage", () => {
 
   it("answers clear errors for a download that fails or is not an image", async () => {
     await expect(createProposal(app.ctx, { product_id: pgid(9103), variant_id: vgid(9103, 2), proposed_image_url: `${origin}/sku/missing.png`, source: "taobao" }, loopback)).rejects.toMatchObject({
-      status: 422,
+      kind: "unprocessable",
       message: "proposed_image_url: The image URL answered HTTP 404",
     });
     await expect(createProposal(app.ctx, { product_id: pgid(9103), variant_id: vgid(9103, 2), proposed_image_url: `${origin}/sku/page.html`, source: "taobao" }, loopback)).rejects.toMatchObject({
-      status: 415,
+      kind: "unsupported_media",
       message: expect.stringMatching(/Unsupported file type/),
     });
     expect(await app.database.db.proposedVariantImage.count({ where: { variant_id: vgid(9103, 2) } })).toBe(0);

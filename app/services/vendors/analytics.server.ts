@@ -121,11 +121,17 @@ function resolveRange(deps: VendorAnalyticsDeps, query: Range): { from: string; 
  * One statement, run with JIT off: a long range of a large vendor is costed high enough for
  * PostgreSQL to compile the plan, which takes longer than the sum itself. A batch transaction
  * (BEGIN, SET LOCAL, the statement, COMMIT) rather than an interactive one: no round trip waits
- * on JavaScript in between.
+ * on JavaScript in between. The rows travel as one JSON text (json_agg): the client decodes each
+ * row and column of a raw query on its own, which for a year and its previous period (730 days)
+ * cost twice the JSON's parse (measured: 365 rows 20.9 ms as rows, 10.7 ms as JSON, load 8).
+ * Every column the statements select is text, int or boolean, so the JSON gives the same values.
  */
 async function read<T>(db: PrismaClient, statement: Prisma.Sql): Promise<T[]> {
-  const [, rows] = await db.$transaction([db.$executeRaw`SET LOCAL jit = off`, db.$queryRaw<T[]>(statement)]);
-  return rows;
+  const [, rows] = await db.$transaction([
+    db.$executeRaw`SET LOCAL jit = off`,
+    db.$queryRaw<{ rows: string }[]>`SELECT COALESCE(json_agg(q), '[]')::text AS rows FROM (${statement}) q`,
+  ]);
+  return JSON.parse(rows[0]?.rows ?? "[]") as T[];
 }
 
 /** The vendor's currency: the one most of its products are priced in (USD without products). */

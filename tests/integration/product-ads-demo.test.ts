@@ -38,7 +38,12 @@ afterAll(async () => {
 
 async function snapshot() {
   const requests = await db.productAdRequest.findMany({ orderBy: { id: "asc" }, include: { features: { orderBy: { feature_id: "asc" } } } });
-  const ads = await db.productAd.findMany({ orderBy: { id: "asc" } });
+  // Metric totals are the metrics sync's (prisma/demo/product-ad-metrics.ts runs after the date
+  // shift), not this seed's: a re-seed of the ads alone leaves them out.
+  const ads = await db.productAd.findMany({
+    orderBy: { id: "asc" },
+    omit: { impressions: true, reach: true, clicks: true, conversions: true, spend: true, purchase_value: true, metrics_synced_at: true },
+  });
   const events = await db.productAdEvent.findMany({ orderBy: { id: "asc" } });
   const features = await db.productAdFeature.findMany({ orderBy: { code: "asc" }, omit: { created_at: true, updated_at: true } });
   return JSON.stringify({ requests, ads, events, features });

@@ -7,8 +7,8 @@
  * Same services and zod queries as GET /api/product-ads and its count; ads.manage only.
  */
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { useFetcher, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
-import { Card, Filters, Layout, Page, Select } from "@shopify/polaris";
+import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
+import { Card, Layout, Page } from "@shopify/polaris";
 import { useEffect, useRef, useState } from "react";
 import { ProductAdsQuery } from "~/contract/product-ads";
 import { getAppContext } from "~/context.server";
@@ -20,7 +20,8 @@ import { jobProgress, startMetricsSync, teamCaller, toAdRow, vendorOptions } fro
 import { AD_TABS, adTabOf, jobActive, type JobProgressView } from "~/lib/ads-admin-view";
 import { countProductAds, listProductAds } from "~/services/product-ads/ads.server";
 import { ADS_SYNC_METRICS_QUEUE } from "~/services/product-ads/metrics.server";
-import { ActionBannerSection, StatusTabs, useListParams, useQueryParam } from "~/components/admin";
+import { ActionBannerSection } from "~/components/admin";
+import { TabbedVendorFilters } from "~/components/admin/ads/TabbedVendorFilters";
 import { cursorParams, CursorFooter } from "~/components/admin/CursorFooter";
 import { AdsTable, JobProgress } from "~/components/admin/ads/AdParts";
 import { vizLinks } from "~/components/admin/VizChart";
@@ -73,12 +74,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<SyncResul
 export default function AdBoardPage() {
   const loaded = useLoaderData<typeof loader>();
   const data = loaded.board!;
-  const navigation = useNavigation();
   const revalidator = useRevalidator();
-  const { setParams, reset } = useListParams({ pageKey: "cursor" });
-  const setFilter = (key: string, value: string) => setParams({ [key]: value, trail: null });
-  const query = useQueryParam(data.filters.q, setFilter);
-  const vendorName = data.vendors.find((v) => v.id === data.filters.vendorId)?.name;
 
   const sync = useFetcher<typeof action>({ key: "ads-sync" });
   const poll = useFetcher<typeof loader>({ key: "ads-sync-poll" });
@@ -125,39 +121,14 @@ export default function AdBoardPage() {
         ) : null}
         <Layout.Section>
           <Card padding="0">
-            <StatusTabs
+            <TabbedVendorFilters
               tabs={AD_TABS}
-              selected={data.filters.status}
+              defaultTab="all"
               idPrefix="ads-tab-"
-              count={(id) => data.counts[id]}
-              accessibilityLabel={(t, n) => `${t.label}: ${n}`}
-              onSelect={(id) => setFilter("status", id === "all" ? "" : id)}
-            />
-            <Filters
-              {...query.filterProps}
+              filters={data.filters}
+              counts={data.counts}
+              vendors={data.vendors}
               queryPlaceholder="Search headline, text, product or vendor"
-              filters={[
-                {
-                  key: "vendorId",
-                  label: "Vendor",
-                  filter: (
-                    <Select
-                      label="Vendor"
-                      labelHidden
-                      options={[{ value: "", label: "All vendors" }, ...data.vendors.map((v) => ({ value: v.id, label: v.name }))]}
-                      value={data.filters.vendorId}
-                      onChange={(v) => setFilter("vendorId", v)}
-                    />
-                  ),
-                  shortcut: true,
-                },
-              ]}
-              appliedFilters={vendorName ? [{ key: "vendorId", label: `Vendor: ${vendorName}`, onRemove: () => setFilter("vendorId", "") }] : []}
-              onClearAll={() => {
-                query.setValue("");
-                reset(data.filters.status !== "all" ? { status: data.filters.status } : {});
-              }}
-              loading={navigation.state === "loading"}
             />
             <AdsTable
               ads={data.ads}

@@ -6,8 +6,8 @@
  * ads.manage only.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, BlockStack, Box, Card, Filters, IndexTable, InlineStack, Layout, Page, Select, Text, Thumbnail } from "@shopify/polaris";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Badge, BlockStack, Box, Card, IndexTable, InlineStack, Layout, Page, Text, Thumbnail } from "@shopify/polaris";
 import { AdRequestsQuery } from "~/contract/product-ad-requests";
 import { getAppContext } from "~/context.server";
 import { issuesMessage, refusalOf } from "~/lib/admin-route.server";
@@ -16,7 +16,7 @@ import { staffError } from "~/lib/staff-errors";
 import { teamViewer, vendorOptions } from "~/lib/ads-admin.server";
 import { dayText, moneyText, REQUEST_STATUS_LABEL, REQUEST_TABS, requestTabOf } from "~/lib/ads-admin-view";
 import { countAdRequests, listAdRequests } from "~/services/product-ads/requests.server";
-import { StatusTabs, useListParams, useQueryParam } from "~/components/admin";
+import { TabbedVendorFilters } from "~/components/admin/ads/TabbedVendorFilters";
 import { cursorParams, CursorFooter } from "~/components/admin/CursorFooter";
 
 const PLACEHOLDER = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1 1'/%3E";
@@ -46,12 +46,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export default function AdRequestsPage() {
   const data = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const { setParams, reset } = useListParams({ pageKey: "cursor" });
-  // A filter change starts from the first page: the cursor belongs to the old filters.
-  const setFilter = (key: string, value: string) => setParams({ [key]: value, trail: null });
-  const query = useQueryParam(data.filters.q, setFilter);
-  const vendorName = data.vendors.find((v) => v.id === data.filters.vendorId)?.name;
 
   return (
     <Page
@@ -63,39 +57,14 @@ export default function AdRequestsPage() {
       <Layout>
         <Layout.Section>
           <Card padding="0">
-            <StatusTabs
+            <TabbedVendorFilters
               tabs={REQUEST_TABS}
-              selected={data.filters.status}
+              defaultTab="open"
               idPrefix="requests-tab-"
-              count={(id) => data.counts[id]}
-              accessibilityLabel={(t, n) => `${t.label}: ${n}`}
-              onSelect={(id) => setFilter("status", id === "open" ? "" : id)}
-            />
-            <Filters
-              {...query.filterProps}
+              filters={data.filters}
+              counts={data.counts}
+              vendors={data.vendors}
               queryPlaceholder="Search the brief, vendor or product"
-              filters={[
-                {
-                  key: "vendorId",
-                  label: "Vendor",
-                  filter: (
-                    <Select
-                      label="Vendor"
-                      labelHidden
-                      options={[{ value: "", label: "All vendors" }, ...data.vendors.map((v) => ({ value: v.id, label: v.name }))]}
-                      value={data.filters.vendorId}
-                      onChange={(v) => setFilter("vendorId", v)}
-                    />
-                  ),
-                  shortcut: true,
-                },
-              ]}
-              appliedFilters={vendorName ? [{ key: "vendorId", label: `Vendor: ${vendorName}`, onRemove: () => setFilter("vendorId", "") }] : []}
-              onClearAll={() => {
-                query.setValue("");
-                reset(data.filters.status !== "open" ? { status: data.filters.status } : {});
-              }}
-              loading={navigation.state === "loading"}
             />
             <IndexTable
               resourceName={{ singular: "ad request", plural: "ad requests" }}

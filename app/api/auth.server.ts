@@ -58,6 +58,9 @@ export async function authenticateRequest(ctx: AppContext, request: Request): Pr
   return { user: row.user, token: found.token, via: found.via };
 }
 
+/** An access rule's permission as a list (a rule may accept any one of several). */
+export const permissionsOf = (permission: Permission | readonly Permission[]): readonly Permission[] => (typeof permission === "string" ? [permission] : permission);
+
 export function hasPermission(user: Pick<User, "role" | "permissions">, permission: Permission): boolean {
   return user.role === "ADMIN" && user.permissions.includes(permission);
 }
@@ -97,7 +100,7 @@ export function authorize(access: Access, auth: AuthState, ctx: AppContext, requ
       if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);
       if (!access.roles.includes(auth.user.role)) throw forbidden();
       // The permission binds admins; a vendor let in by the same rule is confined to its own data by the handler.
-      if (access.permission && auth.user.role === "ADMIN" && !hasPermission(auth.user, access.permission)) throw forbidden();
+      if (access.permission && auth.user.role === "ADMIN" && !permissionsOf(access.permission).some((p) => hasPermission(auth.user!, p))) throw forbidden();
       if (auth.user.role === "VENDOR" && !auth.user.vendor_id) throw forbidden("This vendor account is not linked to a vendor yet");
       return;
     }

@@ -38,7 +38,7 @@ function accessNote(a: Access): string {
     case "apiKey":
       return "Data service: `x-api-key` header.";
     case "role":
-      return `Role ${a.roles.join(" or ")}${a.permission ? ` with permission \`${a.permission}\`` : ""}.`;
+      return `Role ${a.roles.join(" or ")}${a.permission ? ` with permission ${[a.permission].flat().map((p) => `\`${p}\``).join(" or ")}` : ""}.`;
   }
 }
 

@@ -19,8 +19,11 @@ export type Access =
    * guests alike get 401 with that message.
    */
   | { kind: "registered"; message?: string }
-  /** A user with one of the roles; admins may also need a permission. */
-  | { kind: "role"; roles: readonly RoleName[]; permission?: Permission }
+  /**
+   * A user with one of the roles; admins may also need a permission (a list: any one of them, for
+   * routes two teams read, such as a vendor's ads for the vendors and the ads teams).
+   */
+  | { kind: "role"; roles: readonly RoleName[]; permission?: Permission | readonly Permission[] }
   /** The data service's shared key in `x-api-key`. */
   | { kind: "apiKey" };
 

@@ -26,10 +26,10 @@ export const productAdsAccess = { kind: "role", roles: ["ADMIN", "VENDOR"], perm
 /** Creating, editing and deleting ads: the ads team only. */
 export const productAdsTeamAccess = { kind: "role", roles: ["ADMIN"], permission: "ads.manage" } as const satisfies Access;
 /**
- * `GET /vendors/{id}/ads`: admins with `vendors.manage` or `ads.manage` (the handler checks the
- * pair: an access rule names one permission), a vendor for its own id only (404 for any other).
+ * `GET /vendors/{id}/ads` and its metrics: admins with `vendors.manage` or `ads.manage`, a vendor
+ * for its own id only (the handler answers 404 for any other).
  */
-export const vendorAdsByIdAccess = { kind: "role", roles: ["ADMIN", "VENDOR"] } as const satisfies Access;
+export const vendorAdsByIdAccess = { kind: "role", roles: ["ADMIN", "VENDOR"], permission: ["vendors.manage", "ads.manage"] } as const satisfies Access;
 
 export const PRODUCT_ADS_PAGE_SIZE = 25;
 export const AD_HEADLINE_MAX = 40;

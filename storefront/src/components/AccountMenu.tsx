@@ -1,7 +1,7 @@
 /**
  * The header's account area. Signed in: Saved, an Account menu (the email and the shopper's pages:
  * account, orders, returns, reviews to write, notifications, clones) and Sign out, so the header
- * fits from 375 px to 1280 px. Guests: Saved, Account and Sign in.
+ * fits from 375 px to 1280 px. Signed out (guests): Saved and Sign in.
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router-dom";
@@ -88,10 +88,12 @@ export function AccountMenu() {
   const [error, setError] = useState<string | null>(null);
 
   if (!signedIn || !user) {
+    // Signed out: Saved and Sign in (not "Account" as well: one or the other). A guest's account
+    // pages stay reachable from the tabs of Saved and from the mobile menu.
     return (
       <div className="account">
-        {user && <AccountLinks />}
-        <Link className="account__signin" to="/login">
+        {user && <AccountLinks withAccount={false} />}
+        <Link className="account__signin" to="/login" data-testid="header-sign-in">
           Sign in
         </Link>
       </div>

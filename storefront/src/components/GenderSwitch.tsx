@@ -3,7 +3,8 @@ import type { Gender } from "../lib/gender-routing";
 
 const ORDER: Gender[] = ["menswear", "womenswear", "both"];
 
-export function GenderSwitch() {
+/** `testIdPrefix`: the mobile menu's copy of the switch has its own test ids (the header's stays unique). */
+export function GenderSwitch({ testIdPrefix = "gender-switch" }: { testIdPrefix?: string } = {}) {
   const { gender, setGender } = useGender();
   return (
     <div className="gender-switch" role="group" aria-label="Shop for">
@@ -13,7 +14,7 @@ export function GenderSwitch() {
           type="button"
           className="gender-switch__option"
           aria-pressed={gender === g}
-          data-testid={`gender-switch-${g}`}
+          data-testid={`${testIdPrefix}-${g}`}
           onClick={() => setGender(g)}
         >
           {GENDER_LABELS[g]}

@@ -5,12 +5,16 @@ import { GenderSwitch } from "./GenderSwitch";
 import { SearchBox } from "./SearchBox";
 import { AccountMenu } from "./AccountMenu";
 import { CartButton } from "./CartDrawer";
+import { MobileMenu } from "./MobileMenu";
+import "../header.css";
 
 export function Header() {
   const { gender } = useGender();
   return (
     <header className="header">
       <div className="header__inner">
+        {/* Below 768 px: the Menu button stands in for the main nav. */}
+        <MobileMenu />
         <Link to={homePathFor(gender)} className="logo" aria-label="Fashion Discovery, home">
           fashion<span className="logo__dot">·</span>discovery
         </Link>

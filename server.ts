@@ -1,6 +1,6 @@
 /**
  * The one server process: embedded admin and vendor pages (/app), Shopify auth and webhooks,
- * the API (/api), the App Proxy (/proxy), uploaded files (/uploads) and the built React
+ * the API (/api), the App Proxy (/proxy), uploaded files (/uploads) and their sizes (/images), the built React
  * storefront at the shopper paths. Run by `npm start` (scripts/start.ts builds first if needed).
  */
 import fs from "node:fs";
@@ -16,6 +16,7 @@ import { csrfProtection } from "./app/lib/csrf.server";
 import { securityHeaders } from "./app/lib/security-headers.server";
 import { remixRequestHandler } from "./app/lib/remix-handler.server";
 import { finalErrorHandler } from "./app/lib/express-errors.server";
+import { imageRoute, imageVariantCache } from "./app/lib/image-route.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildDir = path.join(root, "build");
@@ -47,6 +48,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
       setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
     }),
   );
+  // Stored images in sizes and formats (`/images/<key>?w=320&fm=webp`), made on first request.
+  app.use("/images", imageRoute({ storage: booted.ctx.storage, cache: imageVariantCache(config), log }));
   app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
   app.use(express.static(path.join(buildDir, "client"), { index: false, maxAge: "1h" }));
   app.use("/sf-assets", express.static(path.join(buildDir, "storefront", "sf-assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));

@@ -115,7 +115,7 @@ function StoreBlock({ store, gender }: { store: Store & { products: ProductCardD
               </Link>
             </h3>
             <p className="store-block__meta">
-              {plural(store.productCount, "product", "products")} · {plural(store.followerCount, "follower", "followers")}
+              {`${plural(store.productCount, "product", "products")} · ${plural(store.followerCount, "follower", "followers")}`}
             </p>
             {store.description && <p className="store-block__desc">{store.description}</p>}
           </div>
@@ -136,7 +136,7 @@ function StoreBlock({ store, gender }: { store: Store & { products: ProductCardD
           </ul>
         ) : (
           <p className="store-block__empty">
-            No {gender === "both" ? "" : `${GENDER_LABELS[gender].toLowerCase()} `}products in this store yet.
+            {`No ${gender === "both" ? "" : `${GENDER_LABELS[gender].toLowerCase()} `}products in this store yet.`}
           </p>
         )}
       </article>
@@ -165,14 +165,14 @@ export function Stores() {
       <section className="page stores-page" aria-labelledby="stores-heading" data-testid="stores-page">
         <div className="page__head">
           <h1 id="stores-heading" className="page__title">
-            Stores{gender !== "both" ? ` · ${GENDER_LABELS[gender]}` : ""}
+            {gender === "both" ? "Stores" : `Stores · ${GENDER_LABELS[gender]}`}
           </h1>
         </div>
         <p className="stores-page__intro">Follow the stores you like: their new arrivals come to your feed.</p>
         <FeaturedStores gender={gender} />
         <section className="stores-section" aria-labelledby="all-stores-heading">
           <h2 id="all-stores-heading" className="stores-section__title">
-            All stores{total > 0 && <span className="stores-section__count"> · {total}</span>}
+            All stores{total > 0 && <span className="stores-section__count">{` · ${total}`}</span>}
           </h2>
           <ListStates
             list={list}

@@ -153,13 +153,14 @@ describe("the shopper's pages (server render)", () => {
     expect(guest).toContain("Delete my guest data");
   });
 
-  it("the header links to Saved and Account, for guests too", () => {
+  it("the header links guests to Saved and offers Sign in, not Account as well", () => {
     const html = render(
       "/saved",
       (qc) => qc.setQueryData(SAVED_LIST_KEY, pages({ items: [], nextCursor: null })),
       user({ auth_provider: "guest", email: null })
     );
     expect(html).toContain('data-testid="header-saved-link"');
-    expect(html).toContain('data-testid="header-account-link"');
+    expect(html).toContain('data-testid="header-sign-in"');
+    expect(html).not.toContain('data-testid="header-account-link"');
   });
 });

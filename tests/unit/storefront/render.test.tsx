@@ -94,11 +94,12 @@ describe("storefront shell (server render)", () => {
     expect(html).toMatch(/data-testid="search-input"[^>]*value="coat"|value="coat"[^>]*data-testid="search-input"/);
   });
 
-  it("renders the stores placeholder on every stores path", () => {
+  it("renders the stores page on every stores path (its states: stores-render.test.tsx)", () => {
     for (const p of ["/stores", "/mens/stores", "/womens/stores"]) {
       const html = render(p);
-      expect(html).toContain("Stores are coming soon");
-      expect(html).not.toContain('data-testid="product-card"');
+      expect(html).toContain('data-testid="stores-page"');
+      expect(html).toContain("Loading stores…");
+      expect(html).not.toContain("coming soon");
     }
   });
 

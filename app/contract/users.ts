@@ -62,6 +62,11 @@ export const StaffInvitationSchema = z.object({
 const Email = z.string().trim().toLowerCase().max(254).check(z.email("Enter a valid email address"));
 const Password = z.string().min(8, "Password must be at least 8 characters").max(200);
 const Name = z.string().trim().max(100);
+const ResetToken = z.string().trim().min(1, "The link has no token. Open the link from your email again.").max(200);
+/** Password reset links work for an hour (app/services/password-reset.server.ts PASSWORD_RESET_TTL_MINUTES). */
+const PASSWORD_RESET_TTL_MINUTES_TEXT = "one hour";
+/** The answer to every "forgot password" request, whatever the address. */
+export const PASSWORD_RESET_REQUESTED = "If an account uses this email address, we have sent it a link to choose a new password. The link works for one hour.";
 
 export const usersEndpoints = {
   createGuest: endpoint({
@@ -133,6 +138,40 @@ export const usersEndpoints = {
     tags: ["Identity"],
     access: access.user,
     response: z.object({ sent: z.literal(true), email: z.string(), expires_at: IsoDate }),
+  }),
+  requestPasswordReset: endpoint({
+    method: "POST",
+    path: "/auth/forgot-password",
+    summary: `Email a password reset link (single use, ${PASSWORD_RESET_TTL_MINUTES_TEXT}) to the account with this address; the answer is the same whether or not one exists`,
+    tags: ["Identity"],
+    access: access.public,
+    body: z.object({ email: Email }),
+    response: z.object({
+      ok: z.literal(true),
+      /** What to tell the shopper: the same sentence for every address. */
+      message: z.string(),
+    }),
+    rateLimit: "auth",
+  }),
+  checkPasswordReset: endpoint({
+    method: "POST",
+    path: "/auth/reset-password/check",
+    summary: "Whether a password reset link can still be used: the address it is for and when it expires (404 unknown, 409 used, 422 expired)",
+    tags: ["Identity"],
+    access: access.public,
+    body: z.object({ token: ResetToken }),
+    response: z.object({ email: z.string(), expires_at: IsoDate }),
+    rateLimit: "auth",
+  }),
+  resetPassword: endpoint({
+    method: "POST",
+    path: "/auth/reset-password",
+    summary: "Set a new password with the token of the emailed reset link (once; the password rules of registration); signs the account out everywhere",
+    tags: ["Identity"],
+    access: access.public,
+    body: z.object({ token: ResetToken, password: Password }),
+    response: z.object({ ok: z.literal(true), email: z.string() }),
+    rateLimit: "auth",
   }),
   getMe: endpoint({
     method: "GET",

@@ -6,6 +6,8 @@ import { identityDeps } from "~/services/identity-deps.server";
 import { inviteStaff, listInvitations } from "~/services/staff-invitations.server";
 import { offerVerificationEmail, sendVerificationEmail, verifyEmail } from "~/services/email-verification.server";
 import { TOKEN_TTL_DAYS } from "~/services/tokens.server";
+import { checkPasswordReset, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
+import { PASSWORD_RESET_REQUESTED } from "~/contract/users";
 import { clearSessionCookie, isSecureRequest, sessionCookie } from "../auth.server";
 import type { HandlersFor } from "../router.server";
 
@@ -30,6 +32,18 @@ export const usersHandlers: HandlersFor<typeof usersEndpoints> = {
   },
   verifyEmail: async ({ ctx, input }) => verifyEmail(ctx, input.body.token),
   resendEmailVerification: async ({ ctx, auth }) => ({ sent: true as const, ...(await sendVerificationEmail(ctx, auth.user!)) }),
+  requestPasswordReset: async ({ ctx, input, log }) => {
+    // The same answer whatever happened; only the log says what (never the address).
+    const { outcome } = await requestPasswordReset(ctx, input.body.email);
+    log.info({ outcome }, "password reset requested");
+    return { ok: true as const, message: PASSWORD_RESET_REQUESTED };
+  },
+  checkPasswordReset: async ({ ctx, input }) => checkPasswordReset(ctx, input.body.token),
+  resetPassword: async ({ ctx, input, log }) => {
+    const r = await resetPassword(ctx, input.body.token, input.body.password);
+    log.info({ signedOutSessions: r.signed_out_sessions }, "password reset: sessions ended");
+    return { ok: true as const, email: r.email };
+  },
   login: async ({ ctx, auth, input, request, headers, log }) => {
     const result = await users.login(deps(ctx), input.body);
     // A shopper who browsed as a guest and then signs in keeps what they did as a guest: the

@@ -13,6 +13,7 @@ import { homePathFor } from "../lib/gender-routing";
 import { formatMoney } from "../lib/products";
 import { productPath } from "../lib/product-path";
 import "../cart.css";
+import { LOGO_WIDTHS, ResponsiveImage } from "./ResponsiveImage";
 
 const fmt = (m: { amount: string; currencyCode: string }) => formatMoney(m.amount, m.currencyCode);
 
@@ -79,7 +80,7 @@ function CartLineRow({ line, onNavigate }: { line: CartLine; onNavigate?(): void
   return (
     <li className={`cart-line${soldOut ? " cart-line--out" : ""}`} data-testid="cart-line" data-line-id={line.id} data-variant-id={m.variantId}>
       <Link to={productPath({ id: m.productId, handle: m.productHandle })} className="cart-line__media" onClick={onNavigate} tabIndex={-1} aria-hidden="true">
-        {m.image ? <img src={m.image.url} alt="" width={72} height={96} loading="lazy" decoding="async" /> : <span className="cart-line__noimg" />}
+        {m.image ? <ResponsiveImage url={m.image.url} alt="" widths={LOGO_WIDTHS} sizes="72px" width={72} height={96} /> : <span className="cart-line__noimg" />}
       </Link>
       <div className="cart-line__info">
         <Link to={productPath({ id: m.productId, handle: m.productHandle })} className="cart-line__title" onClick={onNavigate} data-testid="cart-line-title">

@@ -11,6 +11,7 @@ import { useApi } from "../lib/api";
 import { HOME_CACHE_MS, HOME_INSERTION_PRODUCTS, HOME_STALE_MS } from "../lib/constants";
 import { storePath } from "../lib/store-path";
 import { ProductCard, ProductGridSkeleton } from "./ProductCard";
+import { LOGO_WIDTHS, ResponsiveImage } from "./ResponsiveImage";
 
 const KIND_LABEL = { collection: "Collection", store: "Store", style: "Style" } as const;
 
@@ -52,7 +53,7 @@ export function FeedInsertion({ insertion, gender }: { insertion: FeedInsertionD
   return (
     <section className={`insertion insertion--${kind}`} aria-labelledby={headingId} data-testid="feed-insertion" data-kind={kind}>
       <header className="insertion__head">
-        {image && <img className={`insertion__thumb insertion__thumb--${kind}`} src={image} alt="" loading="lazy" decoding="async" width={48} height={48} />}
+        {image && <ResponsiveImage className={`insertion__thumb insertion__thumb--${kind}`} url={image} alt="" widths={LOGO_WIDTHS} sizes="48px" width={48} height={48} />}
         <div className="insertion__titles">
           <p className="insertion__kind">{KIND_LABEL[kind]}</p>
           <h2 id={headingId} className="insertion__title">

@@ -18,6 +18,9 @@ import { ProductCard, ProductGridSkeleton } from "./ProductCard";
 import { FeedInsertion } from "./FeedInsertion";
 import { FeedFooter } from "./FeedStatus";
 
+/** Cards loaded eagerly: the first rows a phone (2 columns) or a laptop shows without scrolling. */
+const ABOVE_THE_FOLD_CARDS = 4;
+
 export function HomeFeed() {
   const api = useApi();
   const { gender, setGender } = useGender();
@@ -95,9 +98,9 @@ export function HomeFeed() {
         {products} {products === 1 ? "product" : "products"} shown
       </p>
       <div className="grid feed" data-testid="home-feed" data-pages={feed.data?.pages.length ?? 0}>
-        {entries.map((e) =>
+        {entries.map((e, i) =>
           e.type === "product" ? (
-            <ProductCard key={e.key} product={e.product} />
+            <ProductCard key={e.key} product={e.product} priority={i === 0} eager={i < ABOVE_THE_FOLD_CARDS} />
           ) : (
             <FeedInsertion key={e.key} insertion={e.insertion} gender={gender} />
           ),

@@ -4,7 +4,13 @@ import type { ProductCard as ProductCardData } from "~/contract";
 import { formatPriceRange, imageAlt, swatchColors } from "../lib/products";
 import { productPath } from "../lib/product-path";
 import { useProductOpener } from "../lib/product-opener";
+import { ResponsiveImage } from "./ResponsiveImage";
 import { SaveButton } from "./SaveButton";
+
+/** Card image candidates: a phone's half-width column up to 3× density, a desktop column at 2×. */
+export const CARD_IMAGE_WIDTHS = [160, 240, 320, 400, 480, 640] as const;
+/** Two columns below 768 px (gutters 16 px, gap 12 px), else columns of 220–300 px. */
+export const CARD_IMAGE_SIZES = "(max-width: 767.98px) calc(50vw - 22px), (max-width: 1100px) calc(33vw - 30px), 300px";
 
 /** A click that asks for a new tab or window, or a download: leave it to the browser. */
 function isModifiedClick(e: MouseEvent) {
@@ -13,9 +19,10 @@ function isModifiedClick(e: MouseEvent) {
 
 /**
  * A product in a grid: a link to its page. On pages with a product modal (home feed, search) a
- * plain click opens the modal instead.
+ * plain click opens the modal instead. The first cards of a page are `eager` (above the fold),
+ * the very first `priority` (the page's largest image); the others load lazily.
  */
-export const ProductCard = memo(function ProductCard({ product }: { product: ProductCardData }) {
+export const ProductCard = memo(function ProductCard({ product, priority = false, eager = false }: { product: ProductCardData; priority?: boolean; eager?: boolean }) {
   const opener = useProductOpener();
   const { colors, extra } = swatchColors(product.colorHexes);
   return (
@@ -31,14 +38,16 @@ export const ProductCard = memo(function ProductCard({ product }: { product: Pro
       >
         <div className="card__media">
           {product.featuredImage ? (
-            <img
+            <ResponsiveImage
               className="card__img"
-              src={product.featuredImage.url}
+              url={product.featuredImage.url}
               alt={imageAlt(product)}
-              loading="lazy"
-              decoding="async"
+              widths={CARD_IMAGE_WIDTHS}
+              sizes={CARD_IMAGE_SIZES}
               width={600}
               height={800}
+              priority={priority}
+              eager={eager}
             />
           ) : (
             <div className="card__noimg" role="img" aria-label={product.title}>

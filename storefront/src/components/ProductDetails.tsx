@@ -15,6 +15,12 @@ import { SaveButton } from "./SaveButton";
 import { AddToCollection } from "./AddToCollection";
 import { BackInStockButton } from "./BackInStockButton";
 import { AddToCart } from "./AddToCart";
+import { LOGO_WIDTHS, ResponsiveImage } from "./ResponsiveImage";
+
+/** The main image: the whole width on a phone, about half the page (at most 720 px) beside the details. */
+const MAIN_IMAGE_WIDTHS = [320, 480, 640, 800, 960, 1280] as const;
+const MAIN_IMAGE_SIZES = "(max-width: 767.98px) calc(100vw - 32px), min(50vw, 720px)";
+const MODAL_IMAGE_SIZES = "(max-width: 767.98px) calc(100vw - 48px), 420px";
 
 function StoreLink({ storeId, vendor }: { storeId: string | null; vendor: string }) {
   const api = useApi();
@@ -27,7 +33,7 @@ function StoreLink({ storeId, vendor }: { storeId: string | null; vendor: string
   if (store.data) {
     return (
       <Link className="pd__store" to={storePath(store.data)} data-testid="product-store-link">
-        {store.data.logo_url && <img className="pd__store-logo" src={store.data.logo_url} alt="" width={28} height={28} loading="lazy" />}
+        {store.data.logo_url && <ResponsiveImage className="pd__store-logo" url={store.data.logo_url} alt="" widths={LOGO_WIDTHS} sizes="28px" width={28} height={28} />}
         <span>
           Sold by <strong>{store.data.name}</strong>
         </span>
@@ -66,13 +72,16 @@ export function ProductDetails({ product, headingLevel = 1, headingId, compact =
       <div className="pd__gallery">
         <div className="pd__main-image">
           {image ? (
-            <img
-              src={image.url}
+            <ResponsiveImage
+              url={image.url}
               alt={image.altText?.trim() || product.title}
+              widths={MAIN_IMAGE_WIDTHS}
+              sizes={compact ? MODAL_IMAGE_SIZES : MAIN_IMAGE_SIZES}
               width={image.width ?? 600}
               height={image.height ?? 800}
-              decoding="async"
-              data-testid="product-main-image"
+              intrinsicWidth={image.width}
+              priority
+              testId="product-main-image"
             />
           ) : (
             <div className="card__noimg" role="img" aria-label={product.title}>
@@ -91,7 +100,7 @@ export function ProductDetails({ product, headingLevel = 1, headingId, compact =
                   aria-current={i === imageIndex ? "true" : undefined}
                   onClick={() => setImageIndex(i)}
                 >
-                  <img src={img.url} alt="" width={64} height={85} loading="lazy" decoding="async" />
+                  <ResponsiveImage url={img.url} alt="" widths={LOGO_WIDTHS} sizes="64px" width={64} height={85} intrinsicWidth={img.width} />
                 </button>
               </li>
             ))}

@@ -18,6 +18,7 @@ import { GuestNote, SessionGate } from "../components/AccountNav";
 import { AccountPage } from "../components/AccountPage";
 import { ListStates } from "../components/ListStates";
 import "../account.css";
+import { LOGO_WIDTHS, ResponsiveImage } from "../components/ResponsiveImage";
 
 const PAGE = 20;
 
@@ -28,7 +29,7 @@ function StoreRow({ store }: { store: Store }) {
     <li className="store-row" data-testid="followed-store" data-store-id={store.id}>
       <Link to={storePath(store)} className="store-row__link">
         {store.logo_url ? (
-          <img className="store-row__logo" src={store.logo_url} alt="" width={56} height={56} loading="lazy" />
+          <ResponsiveImage className="store-row__logo" url={store.logo_url} alt="" widths={LOGO_WIDTHS} sizes="56px" width={56} height={56} />
         ) : (
           <span className="store-row__logo store-row__logo--empty" aria-hidden="true">
             {store.name.slice(0, 1)}

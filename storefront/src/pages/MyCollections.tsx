@@ -18,6 +18,7 @@ import { AccountPage } from "../components/AccountPage";
 import { TextField } from "../components/Field";
 import { ListStates } from "../components/ListStates";
 import "../account.css";
+import { ResponsiveImage, TILE_WIDTHS } from "../components/ResponsiveImage";
 
 const PAGE = 24;
 export const collectionPath = (c: { id: string }) => `/my-collections/${encodeURIComponent(c.id)}`;
@@ -31,7 +32,7 @@ export function CollectionTile({ collection: c }: { collection: UserCollection }
           {images.length === 0 ? (
             <span className="uc-tile__empty">No products yet</span>
           ) : (
-            images.map((img, i) => <img key={i} src={img.url} alt="" loading="lazy" />)
+            images.map((img, i) => <ResponsiveImage key={i} url={img.url} alt="" widths={TILE_WIDTHS} sizes="(max-width: 767.98px) 45vw, 160px" width={300} height={400} />)
           )}
         </div>
         <span className="uc-tile__name">

@@ -15,6 +15,7 @@ import { AccountPage } from "../components/AccountPage";
 import { ListStates } from "../components/ListStates";
 import { VerifyEmailNotice } from "../components/VerifyEmailNotice";
 import "../orders.css";
+import { LOGO_WIDTHS, ResponsiveImage } from "../components/ResponsiveImage";
 
 export function Orders() {
   const api = useApi();
@@ -67,7 +68,7 @@ export function Orders() {
                     <ul className="order-card__thumbs" aria-hidden="true">
                       {o.items_preview.map((p, i) => (
                         <li key={i} className="order-thumb">
-                          {p.image_url ? <img src={p.image_url} alt="" width={56} height={72} loading="lazy" /> : <span className="order-thumb__none" />}
+                          {p.image_url ? <ResponsiveImage url={p.image_url} alt="" widths={LOGO_WIDTHS} sizes="56px" width={56} height={72} /> : <span className="order-thumb__none" />}
                         </li>
                       ))}
                     </ul>

@@ -451,8 +451,8 @@ export function SearchResults({ term }: { term: string }) {
                     data-sort={body.sort}
                     data-state={stale ? "loading" : "ready"}
                   >
-                    {showing.results.map((p) => (
-                      <ProductCard key={p.id} product={p} />
+                    {showing.results.map((p, i) => (
+                      <ProductCard key={p.id} product={p} priority={i === 0} eager={i < 4} />
                     ))}
                   </div>
                   <Pagination current={body.page} total={totalPages} search={location.search} go={go} />

@@ -17,6 +17,7 @@ import { useInfiniteScroll } from "../lib/use-infinite-scroll";
 import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
 import { FeedFooter, Spinner } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModal";
+import { LOGO_WIDTHS, ResponsiveImage } from "../components/ResponsiveImage";
 import { FollowButton } from "../components/FollowButton";
 import { StoreReviews } from "../components/reviews/StoreReviews";
 
@@ -83,7 +84,7 @@ export function StorePage() {
     <ProductOpenerProvider opener={modal.open}>
       <section className="page store-page" aria-labelledby="store-heading" data-testid="store-page">
         <header className="store-head">
-          {s.logo_url && <img className="store-head__logo" src={s.logo_url} alt="" width={72} height={72} />}
+          {s.logo_url && <ResponsiveImage className="store-head__logo" url={s.logo_url} alt="" widths={LOGO_WIDTHS} sizes="72px" width={72} height={72} eager />}
           <div>
             <h1 id="store-heading" className="page__title">
               {s.name}
@@ -120,8 +121,8 @@ export function StorePage() {
         ) : (
           <>
             <div className="grid">
-              {items.map((p) => (
-                <ProductCard key={p.id} product={p} />
+              {items.map((p, i) => (
+                <ProductCard key={p.id} product={p} priority={i === 0} eager={i < 4} />
               ))}
             </div>
             <FeedFooter

@@ -63,7 +63,9 @@ describe("storefront shell (server render)", () => {
     expect(html).toContain('data-testid="home-feed-more"');
     expect(html).toMatch(/<article[^>]*data-testid="product-card"/);
     expect(html).not.toMatch(/<a\s[^>]*data-testid="product-card"/);
-    expect(html).toMatch(/<img[^>]*src="\/uploads\/images\/p0.jpg"[^>]*alt="Black wool coat"[^>]*loading="lazy"/);
+    // The first card is the page's priority image, in sizes through the image route (issue 20); later ones are lazy.
+    expect(html).toMatch(/<img[^>]*src="\/images\/p0.jpg\?w=240"[^>]*srcSet="[^"]*\/images\/p0.jpg\?w=480 480w[^"]*"[^>]*alt="Black wool coat"[^>]*loading="eager"[^>]*fetchpriority="high"/);
+    expect(html).toMatch(/<img[^>]*src="\/images\/p10.jpg\?w=240"[^>]*loading="lazy"/);
     expect(html).toMatch(/<img[^>]*alt="Product 1"/);
     expect(html).toContain("€120.00");
     expect(html).toMatch(/aria-pressed="true"[^>]*data-testid="gender-switch-menswear"/);

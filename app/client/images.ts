@@ -2,7 +2,7 @@
  * Responsive image URLs for the storefront, the theme blocks and the admin pages (no zod, no
  * server code: the browser bundles take it as is).
  *
- * - Our own images (`/uploads/images/<key>`, relative or absolute on the app's origin) are served
+ * - Our own images (`/uploads/images/<key>`, relative or absolute) are served
  *   in sizes by the image route `/images/<key>?w=<width>&fm=<avif|webp|jpeg|png>` (made with sharp
  *   on first request and kept in a cache; app/services/image-variants.server.ts).
  * - Shopify CDN images (`cdn.shopify.com`, `/cdn/shop/` on a shop's domain) take `width=`; the
@@ -23,16 +23,11 @@ export const IMAGE_ROUTE_PREFIX = "/images/";
 const UPLOADED_IMAGES_PREFIX = "/uploads/images/";
 
 export interface ImageUrlOptions {
-  /** The app's origin (absolute URLs on it are ours too). In a browser the page's origin is the default. */
+  /** When given, absolute `/uploads/images/` URLs are ours only on this origin (the same answer on the server and in the browser either way). */
   appOrigin?: string;
 }
 
 type ImageSource = { kind: "ours"; origin: string; key: string } | { kind: "shopify"; url: URL } | { kind: "other" };
-
-function pageOrigin(): string | undefined {
-  const loc = (globalThis as { location?: { origin?: unknown } }).location;
-  return typeof loc?.origin === "string" && loc.origin !== "null" ? loc.origin : undefined;
-}
 
 function classify(url: string, options: ImageUrlOptions = {}): ImageSource {
   if (url.startsWith(UPLOADED_IMAGES_PREFIX)) {
@@ -47,9 +42,10 @@ function classify(url: string, options: ImageUrlOptions = {}): ImageSource {
     return { kind: "other" };
   }
   if (parsed.pathname.startsWith(UPLOADED_IMAGES_PREFIX) && !parsed.search && !parsed.hash) {
-    const appOrigin = options.appOrigin ?? pageOrigin();
-    if (appOrigin && parsed.origin === new URL(appOrigin).origin) return { kind: "ours", origin: parsed.origin, key: parsed.pathname.slice(UPLOADED_IMAGES_PREFIX.length) };
-    return { kind: "other" };
+    // Only this app writes `/uploads/images/` URLs (uploads; Taobao imports made absolute with
+    // APP_URL): taken as ours on their own origin, unless an `appOrigin` says which one is.
+    if (options.appOrigin && parsed.origin !== new URL(options.appOrigin).origin) return { kind: "other" };
+    return { kind: "ours", origin: parsed.origin, key: parsed.pathname.slice(UPLOADED_IMAGES_PREFIX.length) };
   }
   if (parsed.hostname === "cdn.shopify.com" || parsed.pathname.startsWith("/cdn/shop/")) return { kind: "shopify", url: parsed };
   return { kind: "other" };

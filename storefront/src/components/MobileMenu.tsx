@@ -1,13 +1,14 @@
 /**
  * The main navigation below 768 px (the header's nav is hidden there): a Menu button that opens a
  * panel under the header with every main destination (Shop, Stores, the Assistant, photo search,
- * the shopper's lists, Account or Sign in) and the gender switch. WAI-ARIA disclosure: the button
+ * the shopper's lists, Account and Sign out, or Sign in) and the gender switch. WAI-ARIA disclosure: the button
  * says whether the panel is open (aria-expanded) and which it controls; opening moves the focus to
  * the first link; Escape closes and puts the focus back on the button; so do a click outside and
  * the focus leaving the menu; following a link closes it.
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { NavLink, useLocation } from "react-router-dom";
+import { errorMessage } from "../lib/api";
 import { useGender } from "../lib/gender";
 import { homePathFor, storesPathFor } from "../lib/gender-routing";
 import { useSession } from "../lib/session";
@@ -28,7 +29,8 @@ export function MobileMenu() {
   const panel = useRef<HTMLDivElement>(null);
   const location = useLocation();
   const { gender } = useGender();
-  const { user, signedIn } = useSession();
+  const { user, signedIn, signOut, signingOut } = useSession();
+  const [signOutError, setSignOutError] = useState<string | null>(null);
 
   useEffect(() => setOpen(false), [location.pathname]);
 
@@ -116,7 +118,35 @@ export function MobileMenu() {
             </div>
             {user && (
               <nav aria-label="Your pages">
-                <ul className="mobile-menu__list mobile-menu__list--mine">{mine.map(item)}</ul>
+                <ul className="mobile-menu__list mobile-menu__list--mine">
+                  {mine.map(item)}
+                  {signedIn && (
+                    <li>
+                      <button
+                        type="button"
+                        className="mobile-menu__signout"
+                        disabled={signingOut}
+                        data-testid="mobile-menu-sign-out"
+                        onClick={async () => {
+                          setSignOutError(null);
+                          try {
+                            await signOut();
+                            setOpen(false);
+                          } catch (e) {
+                            setSignOutError(errorMessage(e, "Could not sign out. Please try again."));
+                          }
+                        }}
+                      >
+                        {signingOut ? "Signing out…" : "Sign out"}
+                      </button>
+                    </li>
+                  )}
+                </ul>
+                {signOutError && (
+                  <p className="mobile-menu__error" role="alert">
+                    {signOutError}
+                  </p>
+                )}
               </nav>
             )}
           </>

@@ -18,6 +18,7 @@ import { dayText, moneyText, REQUEST_STATUS_LABEL, REQUEST_TABS, requestTabOf } 
 import { countAdRequests, listAdRequests } from "~/services/product-ads/requests.server";
 import { TabbedVendorFilters } from "~/components/admin/ads/TabbedVendorFilters";
 import { cursorParams, CursorFooter } from "~/components/admin/CursorFooter";
+import { thumbnailUrl } from "~/client/images";
 
 const PLACEHOLDER = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1 1'/%3E";
 
@@ -87,7 +88,7 @@ export default function AdRequestsPage() {
                   <IndexTable.Row id={r.id} key={r.id} position={i}>
                     <IndexTable.Cell>
                       <InlineStack gap="200" blockAlign="center" wrap={false}>
-                        <Thumbnail size="small" source={first?.featuredImage?.url ?? PLACEHOLDER} alt={first?.title ?? ""} />
+                        <Thumbnail size="small" source={first?.featuredImage?.url ? thumbnailUrl(first.featuredImage.url) : PLACEHOLDER} alt={first?.title ?? ""} />
                         <BlockStack gap="050">
                           <Link to={`/app/ads/requests/${encodeURIComponent(r.id)}`} data-testid="request-link">
                             <Text as="span" fontWeight="semibold">

@@ -17,6 +17,7 @@ import { createAdminClone, deleteClone, listClones, startCloneTraining, updateCl
 import { storeToolUpload } from "~/services/ai-tools.server";
 import { ActionBannerSection, ConfirmModal, useFetcherResult, useRowAction } from "~/components/admin";
 import { formOf, MAX_REQUEST_BODY_BYTES } from "~/lib/body-limit.server";
+import { thumbnailUrl } from "~/client/images";
 
 const MAX_PHOTOS = 40;
 
@@ -167,7 +168,7 @@ export default function Clones() {
               {clones.map((c, i) => (
                 <IndexTable.Row key={c.id} id={c.id} position={i}>
                   <IndexTable.Cell>
-                    <Thumbnail size="small" source={c.profileImageUrl ?? ""} alt={c.name} />
+                    <Thumbnail size="small" source={thumbnailUrl(c.profileImageUrl)} alt={c.name} />
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <BlockStack gap="050">

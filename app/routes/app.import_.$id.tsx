@@ -13,6 +13,7 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { staffError } from "~/lib/staff-errors";
 import { getImportJob, retryImportJob } from "~/services/taobao-import/jobs.server";
 import { ImportJobProgress as JobProgress } from "~/components/ImportJobProgress";
+import { thumbnailUrl } from "~/client/images";
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -115,7 +116,7 @@ export default function ImportJobPage() {
           <Layout.Section>
             <Card>
               <InlineStack gap="400" blockAlign="center">
-                <Thumbnail source={job.product.featuredImageUrl ?? ""} alt={job.product.title} size="large" />
+                <Thumbnail source={thumbnailUrl(job.product.featuredImageUrl)} alt={job.product.title} size="large" />
                 <BlockStack gap="100">
                   <Text as="h2" variant="headingMd">
                     {r?.action === "updated" ? "Updated product" : "Created product"}

@@ -14,6 +14,7 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { hexToLab, roundLab } from "~/services/color.server";
 import { deleteInternalMedia, listInternalMedia } from "~/services/internal-media.server";
 import { formOf } from "~/lib/body-limit.server";
+import { thumbnailUrl } from "~/client/images";
 
 const PAGE = 24;
 
@@ -221,7 +222,7 @@ export default function InternalMedia() {
                 <Card key={m.id} padding="200">
                   <BlockStack gap="150">
                     <div data-testid="media-tile" style={{ aspectRatio: "1 / 1", borderRadius: 8, overflow: "hidden", background: "#f1f1f1" }}>
-                      {m.type === "image" ? <img src={m.url} alt={m.title ?? "Internal image"} loading="lazy" style={{ width: "100%", height: "100%", objectFit: "cover" }} /> : null}
+                      {m.type === "image" ? <img src={thumbnailUrl(m.url, 320)} alt={m.title ?? "Internal image"} loading="lazy" style={{ width: "100%", height: "100%", objectFit: "cover" }} /> : null}
                     </div>
                     <Text as="p" variant="bodySm" truncate>
                       {m.title ?? "Untitled"}

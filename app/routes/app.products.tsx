@@ -20,6 +20,7 @@ import { listParam, parseListParams, rangeLabel } from "~/lib/admin-list";
 import { ActionBannerSection, GENDER_LABEL, ListFooter, useListParams, useQueryParam } from "~/components/admin";
 import { ChartCard } from "~/components/admin/ChartCard";
 import { formOf } from "~/lib/body-limit.server";
+import { thumbnailUrl } from "~/client/images";
 
 const PAGE_SIZE = 25;
 // Kept here (not imported from the .server service) because the page renders them too.
@@ -228,7 +229,7 @@ function ProductsList() {
               {list.products.map((p, i) => (
                 <IndexTable.Row id={p.id} key={p.id} position={i}>
                   <IndexTable.Cell>
-                    <Thumbnail size="small" source={p.image?.url ?? ""} alt={p.image?.altText ?? p.title} />
+                    <Thumbnail size="small" source={thumbnailUrl(p.image?.url)} alt={p.image?.altText ?? p.title} />
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <BlockStack gap="050">

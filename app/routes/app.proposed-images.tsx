@@ -20,6 +20,7 @@ import { ChartCard } from "~/components/admin/ChartCard";
 import { CompareModal, QueueEmptyState, REVIEW_STATUS_LABEL as STATUS_LABEL, REVIEW_TABS as TABS, reviewStatusTone as statusTone, RowActions, useReviewQueue } from "~/components/admin/ReviewQueue";
 import { reviewQueueAction, type ReviewActionResult } from "~/lib/review-queue-action.server";
 import { approveProposal, bulkReview, listProposalGroups, proposalStats, rejectProposal, updateProposal } from "~/services/proposed-variant-images.server";
+import { thumbnailUrl } from "~/client/images";
 
 const PAGE_SIZE = 10;
 
@@ -113,7 +114,7 @@ export default function ProposedImages() {
         >
           <IndexTable.Cell colSpan={6} scope="colgroup" as="th">
             <InlineStack gap="300" blockAlign="center">
-              <Thumbnail size="small" source={g.product.featuredImage?.url ?? ""} alt={g.product.title} />
+              <Thumbnail size="small" source={thumbnailUrl(g.product.featuredImage?.url)} alt={g.product.title} />
               <Link to={`/app/products/${encodeURIComponent(g.product.id)}`} data-testid="proposal-product">
                 <Text as="span" fontWeight="semibold">
                   {g.product.title}

@@ -178,7 +178,8 @@ describe("the grid and its filters", () => {
     const html = await renderPage();
     expect(html).toContain("2 items");
     expect(html.match(/data-testid="media-tile"/g)).toHaveLength(2);
-    expect(html).toContain(`src="${data.media[1].url}"`);
+    // Tiles load a 320 px WebP from the image route, not the full-size upload (issue 20).
+    expect(html).toContain(`src="${data.media[1].url.replace(/^\/uploads\/images\//, "/images/")}?w=320&amp;fm=webp"`);
     expect(html).toContain('alt="red-poster"');
     expect(html).toContain("80×60");
     expect(html).not.toContain("No media yet");

@@ -381,6 +381,19 @@ describe("the pages (server-rendered)", () => {
     expect(html).toContain("1–6 of 6");
   });
 
+  it("the list's thumbnails are 160 px WebP variants from the image route, never the full-size originals (issue 20)", async () => {
+    const data = await listData(editor.token);
+    const html = await renderRoute({ id: "routes/app.products", path: "/app/products", url: "/app/products", data, Component: list.default });
+    const srcs = [...html.matchAll(/<img[^>]*src="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
+    const originals = data.list.products.flatMap((p) => (p.image ? [p.image.url] : []));
+    expect(originals.length).toBeGreaterThan(0);
+    for (const url of originals) {
+      expect(url).toMatch(/^\/uploads\/images\//);
+      expect(srcs).toContain(url.replace(/^\/uploads\/images\//, "/images/") + "?w=160&fm=webp");
+    }
+    expect(srcs.filter((s) => s.startsWith("/uploads/"))).toEqual([]);
+  });
+
   it("the detail shows the product, its companion, images, variants, options, schedule and materials", async () => {
     const data = await loadDetail(editor.token, pgid(8610));
     const html = await renderRoute({ id: "routes/app.products.$id", path: "/app/products/:id", url: detailPath(8610), data, Component: detail.default });

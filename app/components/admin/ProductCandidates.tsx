@@ -5,6 +5,7 @@
 import { Badge, BlockStack, Box, Button, InlineStack, Text, TextField, Thumbnail } from "@shopify/polaris";
 import type { ReactNode } from "react";
 import { NoImage } from "~/components/NoImage";
+import { thumbnailUrl } from "~/client/images";
 
 type Candidate = { id: string; title: string; status?: string; featuredImage: { url: string; altText?: string | null } | null };
 
@@ -39,7 +40,7 @@ export function ProductCandidates<T extends Candidate>({ label, placeholder, hel
           {candidates.slice(0, 12).map((c) => (
             <li key={c.id} style={{ padding: "6px 0" }}>
               <InlineStack gap="300" blockAlign="center" wrap={false}>
-                <Thumbnail size="extraSmall" source={c.featuredImage?.url || NoImage} alt={c.featuredImage?.altText ?? c.title} />
+                <Thumbnail size="extraSmall" source={thumbnailUrl(c.featuredImage?.url, 80) || NoImage} alt={c.featuredImage?.altText ?? c.title} />
                 <Box width="100%">
                   <Text as="span">{c.title}</Text>
                   {details ? (

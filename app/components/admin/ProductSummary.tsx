@@ -2,6 +2,7 @@
 import { Badge, BlockStack, Box, InlineStack, Text, Thumbnail } from "@shopify/polaris";
 import type { ReactNode } from "react";
 import { NoImage } from "~/components/NoImage";
+import { thumbnailUrl } from "~/client/images";
 
 export interface ProductSummaryProps {
   product: { title: string; status: string; featuredImage: { url: string; altText?: string | null } | null };
@@ -12,7 +13,7 @@ export interface ProductSummaryProps {
 export function ProductSummary({ product, details }: ProductSummaryProps) {
   return (
     <InlineStack gap="300" blockAlign="center" wrap={false}>
-      <Thumbnail size="small" source={product.featuredImage?.url || NoImage} alt={product.featuredImage?.altText ?? product.title} />
+      <Thumbnail size="small" source={thumbnailUrl(product.featuredImage?.url) || NoImage} alt={product.featuredImage?.altText ?? product.title} />
       <Box minWidth="0" width="100%">
         <BlockStack gap="050">
           <Text as="span" fontWeight="semibold" truncate>

@@ -12,6 +12,7 @@ import { NoImage } from "~/components/NoImage";
 import { AdRequestStatusBadge, AdStatusBadge, rate, roasText } from "./AdBadges";
 import type { AdFigures, AdListRow, AdMetricsView, AdRequestRow } from "./ad-views";
 import { VendorTabs } from "./VendorTabs";
+import { thumbnailUrl } from "~/client/images";
 
 type ChartMeasure = "impressions" | "clicks" | "spend";
 const CHART_MEASURES: { id: ChartMeasure; label: string }[] = [
@@ -171,7 +172,7 @@ export function VendorAds({ base, title, backAction, range, error, metrics, ads,
                 headings={["Ad", "Product", "Status", "Impressions", "Clicks", "CTR", "Spend", "ROAS"]}
                 rows={ads.map((a) => [
                   <InlineStack key="ad" gap="200" blockAlign="center" wrap={false}>
-                    {a.image ? <Thumbnail source={a.image} alt="" size="small" /> : <NoImage width={40} height={40} />}
+                    {a.image ? <Thumbnail source={thumbnailUrl(a.image)} alt="" size="small" /> : <NoImage width={40} height={40} />}
                     <span data-testid="ad-row" data-ad-id={a.id}>
                       <Link to={`${base}/ads/${a.id}`}>{a.headline || "(no headline yet)"}</Link>
                     </span>

@@ -13,6 +13,7 @@ import { ActionBannerSection, ConfirmModal, StatusTabs, useFetcherResult, useLis
 import { PRESET_DAYS, countFormat, longDay, moneyFormat, num, percent } from "~/components/admin/AnalyticsParts";
 import { CursorFooter } from "~/components/admin/CursorFooter";
 import { VendorTabs } from "./VendorTabs";
+import { thumbnailUrl } from "~/client/images";
 
 export type ProductStatusFilter = "all" | VendorProductStatus;
 const STATUS_TABS: { id: ProductStatusFilter; label: string }[] = [
@@ -157,7 +158,7 @@ export function VendorProducts(p: VendorProductsProps) {
                   <IndexTable.Row id={row.productId} key={row.productId} position={i}>
                     <IndexTable.Cell>
                       <InlineStack gap="200" blockAlign="center" wrap={false}>
-                        {row.imageUrl ? <Thumbnail size="small" source={row.imageUrl} alt="" /> : null}
+                        {row.imageUrl ? <Thumbnail size="small" source={thumbnailUrl(row.imageUrl)} alt="" /> : null}
                         <Text as="span" fontWeight="semibold">
                           <span data-testid="vendor-product-title">{row.title}</span>
                         </Text>

@@ -23,6 +23,7 @@ import {
   type JobProgressView,
   type TimelineEntryView,
 } from "~/lib/ads-admin-view";
+import { thumbnailUrl } from "~/client/images";
 
 export function AdStatusBadge({ status }: { status: AdStatus }) {
   return (
@@ -62,7 +63,7 @@ export function AdsTable({ ads, empty, showVendor = true }: { ads: AdRowView[]; 
         <IndexTable.Row id={a.id} key={a.id} position={i}>
           <IndexTable.Cell>
             <InlineStack gap="200" blockAlign="center" wrap={false}>
-              <Thumbnail size="small" source={a.product.image_url ?? PLACEHOLDER} alt={a.product.title} />
+              <Thumbnail size="small" source={a.product.image_url ? thumbnailUrl(a.product.image_url) : PLACEHOLDER} alt={a.product.title} />
               <BlockStack gap="050">
                 <Link to={`/app/ads/${encodeURIComponent(a.id)}`} data-testid="ad-link">
                   <Text as="span" fontWeight="semibold">

@@ -5,6 +5,22 @@ import { Messages } from "./messages";
 
 export const ImageSchema = z.object({ url: z.string(), altText: z.string().nullable() });
 
+/**
+ * The variant of a result that matches what was asked (a searched colour such as "black jeans", a
+ * colour facet, the colour of a photo): the card shows its image and links to it selected.
+ */
+export const MatchedVariantSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** The variant's colour option value, as the catalogue spells it ("Black", "Washed Black"). */
+  colour: z.string(),
+  colorHex: z.string().nullable(),
+  /** The variant's image; null when it has none (the card keeps the product's image). */
+  image: ImageSchema.nullable(),
+  availableForSale: z.boolean(),
+});
+export type MatchedVariant = z.output<typeof MatchedVariantSchema>;
+
 /** A product as listed in feeds: the Storefront shape, without variants. */
 export const ProductCardSchema = z.object({
   id: z.string(),
@@ -19,6 +35,8 @@ export const ProductCardSchema = z.object({
   /** The variants' colour-hex metafield values, for swatches. */
   colorHexes: z.array(z.string()),
   storeId: z.string().nullable(),
+  /** Search, photo search and assistant results: the variant matching the asked colour, when one does. */
+  matchedVariant: MatchedVariantSchema.optional(),
 });
 export type ProductCard = z.output<typeof ProductCardSchema>;
 

@@ -202,13 +202,25 @@ export function templateReply(input: ReplyRequest): Omit<ReplyOutput, "provider"
           suggestions: EXAMPLES.slice(0, 3),
         };
       }
-      const top = products[0];
+      // A sold-out piece is never "a good place to start": the first one in stock is, and when only
+      // sold-out ones match, the answer says so plainly and offers notify-me.
+      const inStock = products.filter((p) => p.available);
+      if (inStock.length === 0) {
+        const names = list(products.slice(0, 3).map((p) => `${the(p)} by ${p.vendor}`));
+        const what = f.relaxed ? `the closest pieces to ${description}` : description;
+        return {
+          text: `Only sold-out ones match ${what}: ${names}. Open one and tap "Notify me when back in stock" to hear as soon as it's back.`,
+          suggestions: ["Anything similar?", ...EXAMPLES.slice(0, 2)],
+        };
+      }
+      const top = inStock[0];
       const lead = f.relaxed
         ? `Nothing matched ${description} exactly, so here ${n === 1 ? "is the closest piece" : `are the ${n} closest pieces`} I found.`
         : n === 1
           ? `Here is the one match for ${description}.`
           : `Here are ${n} ${description}${f.total !== null && f.total > n ? ` (of ${f.total} I found)` : ""}.`;
-      const pick = `${the(top).replace(/^the/, "The")} by ${top.vendor} (${formatPrice(top.price, top.currencyCode)}) is a good place to start.`;
+      const soldOut = n - inStock.length;
+      const pick = `${the(top).replace(/^the/, "The")} by ${top.vendor} (${formatPrice(top.price, top.currencyCode)}) is a good place to start.${soldOut > 0 ? ` ${soldOut === 1 ? "One of them is" : `${soldOut} of them are`} sold out.` : ""}`;
       const suggestions = ["What goes with it?", "Anything similar?"];
       if (slots.priceMax === null || slots.priceMax > 50) suggestions.push("Under $50");
       return { text: `${lead} ${pick}`, suggestions };

@@ -147,6 +147,7 @@ const REPLY_SYSTEM = [
   "Use ONLY the facts and products given in the JSON (their titles, vendors and prices). Never invent products, prices, sizes, stock, orders or policies.",
   "The products are shown to the shopper as cards under your answer: refer to them, do not list every one.",
   "If no products are given, say so and suggest how to refine. The draft is a correct answer you may rephrase. Answer in plain text, no markdown.",
+  "Never recommend a product whose inStock is false as the one to start with; when every product is sold out (soldOutOnly), say plainly that only sold-out ones match and that the shopper can ask to be notified when they are back.",
 ].join("\n");
 
 const COPY_SYSTEM = [
@@ -262,6 +263,7 @@ export function createOpenAiLanguageModel(opts: OpenAiOptions): LanguageModelPor
         sizeAdvice: input.facts.sizeAdvice,
         orders: input.facts.orders,
         relaxed: input.facts.relaxed,
+        soldOutOnly: input.facts.soldOutOnly,
         draft: draft.text,
       };
       const content = await chat(

@@ -137,6 +137,8 @@ export const ReplyFacts = z.object({
   relaxed: z.boolean().default(false),
   /** How many products matched in all (find). */
   total: z.number().int().nonnegative().nullable().default(null),
+  /** Every product that matches is sold out (find): the answer says so and offers notify-me. */
+  soldOutOnly: z.boolean().default(false),
   /** Size advice: the store's recommendation (null when it has none) and the product's sizes. */
   sizeAdvice: z
     .object({ store: z.string().max(200).nullable(), recommendation: z.string().max(2000).nullable(), sizes: z.array(z.string().max(40)).max(60) })

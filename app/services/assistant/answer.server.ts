@@ -23,7 +23,9 @@ import type { ProductCard } from "~/contract/products";
 import { gidTail } from "~/lib/gid";
 import { hasSearchSlots, isRefinement, phraseFromSlots, refineSlots, describeSlots, type ChatTurn, type NluResult, type NluSlots, type ReplyFacts, type ReplyProduct } from "~/providers/language-model/port";
 import { getProductCards } from "../catalog.server";
-import { searchProducts } from "../search/search.server";
+import { searchProducts, withMatchedVariants } from "../search/search.server";
+import { resolveColour } from "../search/colours";
+import { getSearchVocabulary } from "../search/vocabulary.server";
 import { rankForPrompt } from "../search/rank-for-prompt.server";
 import type { SearchFilters } from "../search/filters";
 import { similarProducts } from "../similar-products.server";
@@ -56,6 +58,8 @@ export interface AssistantMetadata {
   /** The product the answer was about (similar, goes-with, size), or the first product found: what "it" means next. */
   anchorProductId: string | null;
   relaxed: boolean;
+  /** The catalogue colours asked for (find): the products' cards show their variant of that colour. */
+  matchColours?: string[];
   /** Which model understood the message and which phrased the reply. */
   provider: { nlu: string; reply: string };
 }
@@ -88,6 +92,7 @@ export function readMetadata(value: unknown): AssistantMetadata | null {
     suggestions: Array.isArray(m.suggestions) ? m.suggestions.filter((x): x is string => typeof x === "string") : [],
     anchorProductId: typeof m.anchorProductId === "string" ? m.anchorProductId : null,
     relaxed: m.relaxed === true,
+    matchColours: Array.isArray(m.matchColours) ? m.matchColours.filter((x): x is string => typeof x === "string") : [],
     provider: m.provider ?? { nlu: "local", reply: "local" },
   };
 }
@@ -158,38 +163,45 @@ function searchFilters(slots: NluSlots, preference: "menswear" | "womenswear" | 
   };
 }
 
+/** The catalogue colour names of colour words ("black" → Black, Washed Black). */
+const colourNamesOf = (colours: readonly string[], vocab: { colourNames: string[] }) => [...new Set(colours.flatMap((c) => resolveColour(c, vocab.colourNames)))];
+
+/** Products in stock first (the order otherwise kept): a sold-out piece is no place to start. */
+const inStockFirst = (cards: ProductCard[]) => [...cards.filter((c) => c.availableForSale), ...cards.filter((c) => !c.availableForSale)];
+
+/**
+ * A search of the answer: the products in stock that match, else (none in stock) the sold-out ones,
+ * marked `soldOutOnly` so the answer says so and offers notify-me.
+ */
+async function searchPreferringStock(deps: AssistantDeps, query: string, filters: SearchFilters) {
+  const run = (f: SearchFilters) =>
+    searchProducts({ db: deps.db, vectors: deps.vectors, log: deps.log }, { query, page: 1, limit: ANSWER_PRODUCTS, filters: f, sort: "Relevance", skipAutoParsing: true });
+  const inStock = await run({ ...filters, available: true });
+  if (inStock.results.length > 0) return { products: inStock.results, total: inStock.filters.facets.total, soldOutOnly: false };
+  const any = await run(filters);
+  return { products: any.results, total: any.filters.facets.total, soldOutOnly: any.results.length > 0 };
+}
+
 async function findProducts(deps: AssistantDeps, slots: NluSlots, preference: "menswear" | "womenswear" | "both") {
   const filters = searchFilters(slots, preference);
-  const found = await searchProducts(
-    { db: deps.db, vectors: deps.vectors, log: deps.log },
-    { query: slots.text, page: 1, limit: ANSWER_PRODUCTS, filters, sort: "Relevance", skipAutoParsing: true },
-  );
-  if (found.results.length > 0) return { products: found.results, total: found.filters.facets.total, relaxed: false };
+  const found = await searchPreferringStock(deps, slots.text, filters);
+  if (found.products.length > 0) return { ...found, relaxed: false };
   // Nothing matches every filter. The garment, the gender and the price bounds still hold (a
   // garment of another kind or price is not an answer to "jeans under $60"); colours, materials,
   // sizes, stores and words are let go, and the answer says so.
   if (slots.productTypes.length > 0) {
-    if (!(slots.colors.length || slots.materials.length || slots.sizes.length || slots.storeIds.length || slots.text.trim())) return { products: [], total: 0, relaxed: false };
-    const loose = await searchProducts(
-      { db: deps.db, vectors: deps.vectors, log: deps.log },
-      {
-        query: "",
-        page: 1,
-        limit: ANSWER_PRODUCTS,
-        filters: { target_gender: filters.target_gender, productTypes: filters.productTypes, priceMin: filters.priceMin, priceMax: filters.priceMax },
-        sort: "Relevance",
-        skipAutoParsing: true,
-      },
-    );
-    return { products: loose.results, total: 0, relaxed: loose.results.length > 0 };
+    if (!(slots.colors.length || slots.materials.length || slots.sizes.length || slots.storeIds.length || slots.text.trim())) return { products: [], total: 0, relaxed: false, soldOutOnly: false };
+    const loose = await searchPreferringStock(deps, "", { target_gender: filters.target_gender, productTypes: filters.productTypes, priceMin: filters.priceMin, priceMax: filters.priceMax });
+    return { products: loose.products, total: 0, relaxed: loose.products.length > 0, soldOutOnly: loose.soldOutOnly };
   }
   // No garment named ("something for a summer wedding"): the prompt ranking, which needs only
   // some of the words and ranks colours and materials rather than requiring them.
   const phrase = phraseFromSlots({ ...slots, sizes: [], storeIds: [] });
-  if (!phrase) return { products: [], total: 0, relaxed: false };
+  if (!phrase) return { products: [], total: 0, relaxed: false, soldOutOnly: false };
   const { ranked } = await rankForPrompt({ db: deps.db, vectors: deps.vectors }, phrase, { limit: ANSWER_PRODUCTS, gender: filters.target_gender ?? null });
-  const products = await getProductCards(deps.db, ranked.map((r) => r.id));
-  return { products, total: 0, relaxed: products.length > 0 };
+  const cards = await getProductCards(deps.db, ranked.map((r) => r.id));
+  const products = await withMatchedVariants(deps.db, inStockFirst(cards), colourNamesOf(slots.colors, await getSearchVocabulary(deps.db)));
+  return { products, total: 0, relaxed: products.length > 0, soldOutOnly: products.length > 0 && products.every((p) => !p.availableForSale) };
 }
 
 /** The product a message means when none was given: the best search match of its words. */
@@ -268,10 +280,11 @@ export async function answerMessage(
         slots = refineSlots(previous.slots, slots);
         query = phraseFromSlots(slots);
       }
-      const found = hasSearchSlots(slots) ? await findProducts(deps, slots, preference) : { products: [], total: 0, relaxed: false };
+      const found = hasSearchSlots(slots) ? await findProducts(deps, slots, preference) : { products: [], total: 0, relaxed: false, soldOutOnly: false };
       products = found.products;
       facts.relaxed = found.relaxed;
       facts.total = found.total;
+      facts.soldOutOnly = found.soldOutOnly;
       if (products.length && query) links.push({ label: "See all results", href: searchHref(query) });
       break;
     }
@@ -336,6 +349,7 @@ export async function answerMessage(
       suggestions: reply.suggestions,
       anchorProductId: anchor?.id ?? (intent === "find_products" ? (products[0]?.id ?? null) : null),
       relaxed: facts.relaxed ?? false,
+      matchColours: intent === "find_products" && slots.colors.length ? colourNamesOf(slots.colors, await getSearchVocabulary(deps.db)) : [],
       provider: { nlu: nlu.provider, reply: reply.provider },
     },
   };

@@ -16,6 +16,7 @@ import { conflictError, invalid, notFoundError } from "~/lib/domain-errors";
 import { toProductGid } from "~/lib/gid";
 import type { Db } from "~/db.server";
 import { getProductCards } from "../catalog.server";
+import { withMatchedVariants } from "../search/search.server";
 import { answerMessage, readMetadata, type AssistantDeps, type HistoryMessage } from "./answer.server";
 
 export const CONVERSATION_NOT_FOUND = "Conversation not found";
@@ -60,6 +61,13 @@ export async function toMessages(db: Db, rows: MessageRow[]): Promise<AgentMessa
   const metas = rows.map((r) => (r.role === "assistant" ? readMetadata(r.metadata) : null));
   const ids = [...new Set(metas.flatMap((m) => m?.productIds ?? []))];
   const cards = new Map<string, ProductCard>((ids.length ? await getProductCards(db, ids) : []).map((c) => [c.id, c]));
+  // A colour asked for: each card shows its variant of that colour (as the search's cards do).
+  const shown = await Promise.all(
+    metas.map((meta) => {
+      const list = (meta?.productIds ?? []).flatMap((id) => (cards.has(id) ? [cards.get(id)!] : []));
+      return meta?.matchColours?.length ? withMatchedVariants(db, list, meta.matchColours) : list;
+    }),
+  );
   return rows.map((r, i) => {
     const meta = metas[i];
     return {
@@ -70,7 +78,7 @@ export async function toMessages(db: Db, rows: MessageRow[]): Promise<AgentMessa
       product_id: r.product_id,
       created_at: r.created_at.toISOString(),
       intent: meta?.intent ?? null,
-      products: (meta?.productIds ?? []).flatMap((id) => (cards.has(id) ? [cards.get(id)!] : [])),
+      products: shown[i],
       links: meta?.links ?? [],
       suggestions: meta?.suggestions ?? [],
     };

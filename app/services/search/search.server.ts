@@ -30,6 +30,7 @@ import { singular, tokenize } from "./text";
 import { anyOf, buildTsQuery } from "./tsquery";
 import { colourFacetValue, getSearchVocabulary, vectorNeighbours, type SearchVocabulary } from "./vocabulary.server";
 import { getWordVectors, type WordVectors } from "./word-vectors.server";
+import { matchedVariants } from "./matched-variants.server";
 
 export interface SearchDeps {
   db: Db;
@@ -349,6 +350,29 @@ function cacheFacets(db: Db, key: string, facets: Facets) {
   cache.set(key, { at: Date.now(), facets });
 }
 
+// --- the variant each card shows ----------------------------------------------------------------------
+
+/**
+ * The catalogue colours a search asked for: the colour filters (parsed from the words or sent,
+ * e.g. a colour facet); with `skipAutoParsing`, the colour words of the text.
+ */
+export function matchColours(plan: Pick<SearchPlan, "resolved" | "raw">, vocab: Pick<SearchVocabulary, "colourNames">, input: { skipAutoParsing: boolean }): string[] {
+  if (plan.resolved.colourNames?.length) return plan.resolved.colourNames;
+  if (!input.skipAutoParsing || !plan.raw.trim()) return [];
+  const words = parseSearchQuery(plan.raw, { colourNames: vocab.colourNames }).filters.colors ?? [];
+  return [...new Set(words.flatMap((c) => resolveColour(c, vocab.colourNames)))];
+}
+
+/** The cards with the variant of the asked colour (its image and id) on each product that has one. */
+export async function withMatchedVariants(db: Db, cards: ProductCard[], colourNames: readonly string[], resolved?: Pick<ResolvedFilters, "sizes" | "optionNames">): Promise<ProductCard[]> {
+  if (!colourNames.length || !cards.length) return cards;
+  const matched = await matchedVariants(db, cards.map((c) => c.id), { colourNames, sizes: resolved?.sizes, optionNames: resolved?.optionNames });
+  return cards.map((c) => {
+    const v = matched.get(c.id);
+    return v ? { ...c, matchedVariant: v } : c;
+  });
+}
+
 // --- the search -----------------------------------------------------------------------------------
 
 export async function searchProducts(deps: SearchDeps, input: SearchRequest): Promise<SearchResponse> {
@@ -370,7 +394,8 @@ export async function searchProducts(deps: SearchDeps, input: SearchRequest): Pr
   }
   const hasNextPage = rows.length > input.limit;
   const page: RankedRow[] = rows.slice(0, input.limit);
-  const results: ProductCard[] = await getProductCards(deps.db, page.map((r) => r.id));
+  const cards: ProductCard[] = await getProductCards(deps.db, page.map((r) => r.id));
+  const results = await withMatchedVariants(deps.db, cards, matchColours(plan, vocab, input), plan.resolved);
 
   return {
     results,

@@ -9,7 +9,6 @@ import { Link } from "react-router-dom";
 import type { ProductCard as ProductCardData, Store } from "~/contract";
 import { useApi } from "../lib/api";
 import { GENDER_LABELS, useGender } from "../lib/gender";
-import { targetGenderParam } from "../lib/gender-preference";
 import { homePathFor, type Gender } from "../lib/gender-routing";
 import { ProductOpenerProvider, useProductModalRoute } from "../lib/product-opener";
 import { storePath } from "../lib/store-path";
@@ -17,8 +16,9 @@ import {
   FEATURED_STORE_PRODUCTS,
   FEATURED_STORES_TAKE,
   STORE_CARD_PRODUCTS,
-  STORES_PAGE,
   featuredStoresKey,
+  fetchFeaturedStores,
+  fetchStoresPage,
   nextStoresSkip,
   storesByGenderKey,
 } from "../lib/stores-query";
@@ -70,7 +70,7 @@ function FeaturedStores({ gender }: { gender: Gender }) {
   const api = useApi();
   const featured = useQuery({
     queryKey: featuredStoresKey(gender),
-    queryFn: () => api.storesInsertions({ query: { skip: 0, take: FEATURED_STORES_TAKE, target_gender: targetGenderParam(gender) } }),
+    queryFn: () => fetchFeaturedStores(api, gender),
   });
   // The featured row is a shortcut: the list below has every store, so a failure or nothing to feature hides it.
   const stores = featured.data?.stores ?? [];
@@ -153,8 +153,7 @@ export function Stores() {
   const list = useInfiniteQuery({
     queryKey: storesByGenderKey(gender),
     initialPageParam: 0,
-    queryFn: ({ pageParam }) =>
-      api.storesByTargetGender({ params: { gender }, query: { skip: pageParam, take: STORES_PAGE, productsPerStore: STORE_CARD_PRODUCTS } }),
+    queryFn: ({ pageParam }) => fetchStoresPage(api, gender, pageParam),
     getNextPageParam: nextStoresSkip,
   });
   const stores = list.data?.pages.flatMap((p) => p.stores) ?? [];

@@ -4,13 +4,9 @@ import type { ProductCard as ProductCardData } from "~/contract";
 import { formatPriceRange, imageAlt, swatchColors } from "../lib/products";
 import { productPath } from "../lib/product-path";
 import { useProductOpener } from "../lib/product-opener";
+import { CARD_IMAGE_SIZES, CARD_IMAGE_WIDTHS } from "../lib/image-sizes";
 import { ResponsiveImage } from "./ResponsiveImage";
 import { SaveButton } from "./SaveButton";
-
-/** Card image candidates: a phone's half-width column up to 3× density, a desktop column at 2×. */
-export const CARD_IMAGE_WIDTHS = [160, 240, 320, 400, 480, 640] as const;
-/** Two columns below 768 px (gutters 16 px, gap 12 px), else columns of 220–300 px. */
-export const CARD_IMAGE_SIZES = "(max-width: 767.98px) calc(50vw - 22px), (max-width: 1100px) calc(33vw - 30px), 300px";
 
 /** A click that asks for a new tab or window, or a download: leave it to the browser. */
 function isModifiedClick(e: MouseEvent) {

@@ -259,6 +259,15 @@ export const companionEndpoints = {
     body: z.object({ scheduled_publish_date: FutureOrNullDate }),
     response: ScheduleResult,
   }),
+  companionPublishNow: endpoint({
+    method: "POST",
+    path: "/shopify/companion/products/{id}/publish-now",
+    summary: "Publish the product at once (its own schedule is done); 409 while a drop holds it (docs/drops.md)",
+    tags: ["Product companion"],
+    access: access.admin("catalog.edit"),
+    params: ProductIdParams,
+    response: ScheduleResult,
+  }),
   companionScheduledPublishBulk: endpoint({
     method: "POST",
     path: "/shopify/companion/products/scheduled-publish/bulk",

@@ -1,7 +1,9 @@
 /**
  * Drops (SPEC §3 Drop, §7 Drops, §9 "Drop companions: skip 0, take 60"): a named set of products
  * published together on a date. Status: draft → scheduled (a date is set) → published (the date
- * has passed), or cancelled. Everything needs `drops.manage`, except reading published drops.
+ * has passed, or Publish now), or cancelled. Everything needs `drops.manage`, except reading
+ * published drops, the upcoming (announced) drops and "Notify me". What a drop does to its
+ * products' visibility: docs/drops.md.
  */
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
@@ -14,16 +16,31 @@ export const DropSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
+  /** Shown to shoppers before the drop goes live (the description otherwise). */
+  teaser: z.string().nullable(),
   image_url: z.string().nullable(),
   shopify_products_ids: z.array(z.string()),
   scheduled_publish_date: IsoDate.nullable(),
   status: DropStatusSchema,
+  /** Live products of the drop are hidden until it publishes (default false: they stay live). */
+  hold_back_live: z.boolean(),
   notified_at: IsoDate.nullable(),
   product_count: z.number().int(),
   created_at: IsoDate,
   updated_at: IsoDate,
 });
 export type Drop = z.output<typeof DropSchema>;
+
+/** An announced drop as shoppers see it (GET /drops/upcoming). */
+export const UpcomingDropSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  teaser: z.string().nullable(),
+  image_url: z.string().nullable(),
+  scheduled_publish_date: IsoDate,
+  product_count: z.number().int(),
+});
+export type UpcomingDrop = z.output<typeof UpcomingDropSchema>;
 
 export const DropCompanionCardSchema = ProductCardSchema.extend({
   publishedAt: IsoDate.nullable(),
@@ -46,7 +63,9 @@ const ImageUrl = z.string().trim().max(2000).refine((v) => /^(https?:\/\/|\/)/.t
 const DropWrite = z.object({
   name: z.string().trim().min(1, "must not be empty").max(160),
   description: z.string().trim().max(4000).nullable().optional(),
+  teaser: z.string().trim().max(280).nullable().optional(),
   image_url: ImageUrl.nullable().optional(),
+  hold_back_live: z.boolean().optional(),
   shopify_products_ids: ProductIds.optional(),
 });
 
@@ -65,6 +84,36 @@ export const dropsEndpoints = {
       status: DropStatusSchema.optional(),
     }),
     response: z.object({ drops: z.array(DropSchema) }),
+  }),
+  dropsUpcoming: endpoint({
+    method: "GET",
+    path: "/drops/upcoming",
+    summary: "Announced drops for shoppers: scheduled, with a date ahead, soonest first (name, date, teaser, image; never drafts)",
+    tags: ["Drops"],
+    access: access.public,
+    response: z.object({ drops: z.array(UpcomingDropSchema) }),
+  }),
+  dropsNotifyMe: endpoint({
+    method: "POST",
+    path: "/drops/{id}/notify-me",
+    summary:
+      "Be emailed when an announced drop goes live, by email address (guests; signed-in shoppers use POST /users/notification-requests/drop). One request per drop and address; 404 for a drop that is not announced, 409 when it is live already.",
+    tags: ["Drops"],
+    access: access.public,
+    rateLimit: "auth",
+    params: IdParams,
+    body: z.object({ email: z.string().trim().toLowerCase().max(254).check(z.email("enter a valid email address")) }),
+    response: z.object({ ok: z.literal(true), drop_id: z.string(), email: z.string() }),
+    status: 201,
+  }),
+  dropsPublishNow: endpoint({
+    method: "POST",
+    path: "/drops/{id}/publish",
+    summary: "Publish now: a draft or scheduled drop goes live at once (its products not live yet are published; its date becomes now)",
+    tags: ["Drops"],
+    access: access.admin("drops.manage"),
+    params: IdParams,
+    response: DropSchema,
   }),
   dropsCreate: endpoint({
     method: "POST",
@@ -127,7 +176,7 @@ export const dropsEndpoints = {
   dropsSetScheduledPublishDate: endpoint({
     method: "PUT",
     path: "/drops/{id}/scheduled-publish-date",
-    summary: "Schedule the drop: a future date, which schedules the publishing of every product of the drop",
+    summary: "Schedule the drop: a future date (a past one is refused: use Publish now); its products not live yet (with hold_back_live, all) publish then",
     tags: ["Drops"],
     access: access.admin("drops.manage"),
     params: IdParams,

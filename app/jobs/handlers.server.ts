@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { deliverQueuedEmail, EMAIL_QUEUE, markEmailUndelivered } from "~/services/email.server";
 import { CATEGORISE_QUEUE, closeStyleCategorisation, runStyleCategorisation } from "~/services/styles.server";
-import { publishDueDrops } from "~/services/drops.server";
+import { publishDueDropsNow } from "~/services/drops.server";
 import { INVENTORY_QUEUE, runInventorySync } from "~/services/catalog.server";
 import { CATALOG_SYNC_QUEUE, runCatalogSync } from "~/services/catalog-sync.server";
 import { REBUILD_QUEUE as RECOMMENDATIONS_REBUILD_QUEUE, runRecommendationsRebuild } from "~/services/recommendations.server";
@@ -52,7 +52,8 @@ export const jobHandlers: Record<string, JobHandler> = {
     },
   }),
   "drops.publish-due": async (_payload, ctx) => {
-    const r = await publishDueDrops(ctx.db);
+    // Held products still not live are published, due drops marked published (docs/drops.md).
+    const r = await publishDueDropsNow(ctx);
     // Products of the drop are now visible: saved searches may match them.
     await onProductsPublished(ctx, "drops.publish-due");
     // Shoppers who asked to be told when a drop goes live.

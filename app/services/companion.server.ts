@@ -14,6 +14,7 @@ import { Messages } from "~/contract/messages";
 import { isMissingId, toProductGid, toVariantGid } from "~/lib/gid";
 import { htmlToText } from "~/providers/commerce/local.server";
 import { deltaE2000, dominantLab, hexToLab, labToHex, rgbToLab, type Lab } from "./color.server";
+import { assertHoldable, holdProducts, publishProductsNow, releaseHolds } from "./publish-holds.server";
 import { PRODUCT_NOT_FOUND, appendVariantMedia, applyInventoryLevels, applyProductSnapshot, commerceFailure, visibleProductWhere } from "./catalog.server";
 
 export const COMPANION_NOT_FOUND = "Product companion not found";
@@ -344,10 +345,12 @@ export async function syncCompanionInventory(ctx: CommerceCtx, rawId: string) {
 // Scheduled publishing
 
 /**
- * Schedules a product's publication (a future date: the store publishes it then; the read model
- * hides it until then) or clears the schedule (null: the companion forgets the date and a
- * product whose publication is still in the future is unpublished, so it does not go live).
- * The companion is created when the product has none (as drops do).
+ * Schedules a product's publication (docs/drops.md): a future date holds the product for it (the
+ * store publishes it then; the read model hides it until then), remembering its visibility
+ * before; null clears the schedule and restores that visibility (a product that was live is live
+ * again; one whose schedule predates the holds and is not live is unpublished). A past date is
+ * refused (publishProductNow publishes at once). A product a drop holds is changed through the
+ * drop (409). The companion is created when the product has none (as drops do).
  */
 export async function scheduleProductPublish(ctx: CommerceCtx, rawProductId: string, date: Date | null) {
   if (isMissingId(rawProductId)) throw invalid(Messages.NO_PRODUCT_ID);
@@ -356,20 +359,43 @@ export async function scheduleProductPublish(ctx: CommerceCtx, rawProductId: str
   if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
   const now = new Date();
   if (date && !(date.getTime() > now.getTime())) throw invalid("scheduled_publish_date must be in the future");
+  await assertHoldable(ctx.db, [productId], null);
   try {
-    if (date) await ctx.commerce.publishProduct(productId, { publishDate: date });
-    else if (product.publishedAt && product.publishedAt > now) await ctx.commerce.unpublishProduct(productId);
+    if (date) await holdProducts(ctx, [productId], date, null);
+    else {
+      const released = await releaseHolds(ctx, null, { productIds: [productId] });
+      // A schedule with no hold (made before holds existed, or in Shopify's admin): nothing to restore.
+      if (released.length === 0 && product.publishedAt && product.publishedAt > now) {
+        await ctx.commerce.unpublishProduct(productId);
+        await ctx.db.product.update({ where: { id: productId }, data: { publishedAt: null } });
+      }
+    }
   } catch (e) {
     commerceFailure(e);
   }
-  const publishedAt = date ? date : product.publishedAt && product.publishedAt > now ? null : product.publishedAt;
-  await ctx.db.product.update({ where: { id: productId }, data: { publishedAt } });
   await ctx.db.productCompanion.upsert({
     where: { shopify_product_id: productId },
     create: { shopify_product_id: productId, scheduled_publish_date: date },
     update: { scheduled_publish_date: date },
   });
-  return { product_id: productId, scheduled_publish_date: date, publishedAt };
+  const after = await ctx.db.product.findUniqueOrThrow({ where: { id: productId }, select: { publishedAt: true } });
+  return { product_id: productId, scheduled_publish_date: date, publishedAt: after.publishedAt };
+}
+
+/** Publishes the product at once (its own schedule, if any, is done); a product a drop holds is changed through the drop (409). */
+export async function publishProductNow(ctx: CommerceCtx, rawProductId: string) {
+  if (isMissingId(rawProductId)) throw invalid(Messages.NO_PRODUCT_ID);
+  const productId = toProductGid(rawProductId);
+  const product = await ctx.db.product.findUnique({ where: { id: productId }, select: { id: true } });
+  if (!product) throw notFoundError(PRODUCT_NOT_FOUND);
+  await assertHoldable(ctx.db, [productId], null);
+  try {
+    await publishProductsNow(ctx, [productId]);
+  } catch (e) {
+    commerceFailure(e);
+  }
+  const after = await ctx.db.product.findUniqueOrThrow({ where: { id: productId }, select: { publishedAt: true } });
+  return { product_id: productId, scheduled_publish_date: null, publishedAt: after.publishedAt };
 }
 
 export async function scheduleProductsPublish(ctx: CommerceCtx, items: { product_id: string; scheduled_publish_date: string | null }[]) {

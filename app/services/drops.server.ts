@@ -1,23 +1,30 @@
 /**
- * Drops: a named set of products published together on a date.
+ * Drops: a named set of products published together on a date. The rules of what a drop does to
+ * its products' visibility are in docs/drops.md (the holds in ./publish-holds.server.ts).
  *
- * - draft: no date yet (or unscheduled); scheduled: a future date is set, and every product of
- *   the drop is scheduled to publish on it through the commerce port (Shopify: a publication with
- *   a future publish date; local: the product's publishedAt); published: the date has passed
- *   (the `drops.publish-due` job, or any read, moves it); cancelled: withdrawn by an admin.
+ * - draft: no date yet (or unscheduled): the drop touches nothing. scheduled: a future date is set;
+ *   the products not live yet (and, with `hold_back_live`, the live ones) are held for that date
+ *   through the commerce port (Shopify: a publication with a future publish date; local: the
+ *   product's publishedAt), each hold remembering the visibility before. published: the date has
+ *   passed (the `drops.publish-due` job, or any read, moves it) or Publish now. cancelled:
+ *   withdrawn by an admin. Withdrawing (remove, delete, cancel, unschedule) restores what was before.
  * - The product companions keep the date too (ProductCompanion.scheduled_publish_date).
  * - Shoppers are told by email (queued through the email job), either chosen addresses or the
  *   active users: non-guests with an email who viewed a product or ordered in the last 90 days.
+ *   Announced (scheduled) drops are listed for them (GET /drops/upcoming) with "Notify me".
  */
 import type { Drop as DropRow, Prisma } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
-import { conflictError, invalid, notFoundError, unprocessableError } from "~/lib/domain-errors";
+import { conflictError, invalid, notFoundError } from "~/lib/domain-errors";
 import { queueEmail } from "./email.server";
 import { productCardSelect, requireProducts, toCard } from "./styles.server";
+import { dueHeldNotLive, forgetPassedHolds, holdProducts, isLive, publishProductsNow, releaseHolds } from "./publish-holds.server";
 
 export const PUBLISH_DUE_QUEUE = "drops.publish-due";
 export const ACTIVE_USER_DAYS = 90;
+export const UPCOMING_DROPS_LIMIT = 50;
+export const PAST_DATE_MESSAGE = "scheduled_publish_date must be in the future (to publish the drop at once, use Publish now)";
 
 export type DropsCtx = Pick<AppContext, "db" | "queue" | "config" | "commerce">;
 
@@ -26,10 +33,12 @@ export function toDrop(d: DropRow) {
     id: d.id,
     name: d.name,
     description: d.description,
+    teaser: d.teaser,
     image_url: d.image_url,
     shopify_products_ids: d.shopify_products_ids,
     scheduled_publish_date: d.scheduled_publish_date,
     status: d.status,
+    hold_back_live: d.hold_back_live,
     notified_at: d.notified_at,
     product_count: d.shopify_products_ids.length,
     created_at: d.created_at,
@@ -41,6 +50,19 @@ export function toDrop(d: DropRow) {
 export async function publishDueDrops(db: Db, now = new Date()): Promise<{ published: number }> {
   const r = await db.drop.updateMany({ where: { status: "scheduled", scheduled_publish_date: { lte: now } }, data: { status: "published" } });
   return { published: r.count };
+}
+
+/**
+ * The `drops.publish-due` job: held products whose date has come and that are still not live are
+ * published (a safety net: the store's scheduled publication normally did it), due drops become
+ * published, and the holds that are done are forgotten.
+ */
+export async function publishDueDropsNow(ctx: Pick<AppContext, "db" | "commerce">, now = new Date()): Promise<{ published: number; productsPublished: number }> {
+  const pending = await dueHeldNotLive(ctx.db, now);
+  const done = await publishProductsNow(ctx, pending);
+  const r = await publishDueDrops(ctx.db, now);
+  await forgetPassedHolds(ctx.db, now);
+  return { published: r.published, productsPublished: done.length };
 }
 
 async function loadDrop(db: Db, id: string): Promise<DropRow> {
@@ -63,6 +85,26 @@ export async function listDrops(db: Db, q: { from?: Date; to?: Date; status?: Dr
   return { drops: rows.map(toDrop) };
 }
 
+/** Announced drops for shoppers: scheduled, date ahead, soonest first (never drafts or cancelled ones). */
+export async function listUpcomingDrops(db: Db, now = new Date()) {
+  await publishDueDrops(db, now);
+  const rows = await db.drop.findMany({
+    where: { status: "scheduled", scheduled_publish_date: { gt: now } },
+    orderBy: [{ scheduled_publish_date: "asc" }, { id: "asc" }],
+    take: UPCOMING_DROPS_LIMIT,
+  });
+  return {
+    drops: rows.map((d) => ({
+      id: d.id,
+      name: d.name,
+      teaser: d.teaser ?? d.description,
+      image_url: d.image_url,
+      scheduled_publish_date: d.scheduled_publish_date!,
+      product_count: d.shopify_products_ids.length,
+    })),
+  };
+}
+
 export async function getDrop(db: Db, id: string, canManage: boolean) {
   const drop = await loadDrop(db, id);
   // Unpublished drops are not announced yet: to shoppers they do not exist.
@@ -71,48 +113,15 @@ export async function getDrop(db: Db, id: string, canManage: boolean) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Scheduled publishing of the products
+// The products' visibility (docs/drops.md)
 
-/** Shopify calls go four at a time; the local adapter writes to our database one at a time. */
-const parallelism = (ctx: DropsCtx) => (ctx.commerce.kind === "shopify" ? 4 : 1);
-
-async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>) {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
-}
-
-/**
- * Schedules products to publish at `date`: each product's companion keeps the date (created when
- * missing) and the store is asked to publish the product on that date.
- */
-export async function scheduleProducts(ctx: DropsCtx, productIds: string[], date: Date): Promise<void> {
-  if (productIds.length === 0) return;
-  await inBatches(productIds, parallelism(ctx), async (id) => {
-    try {
-      await ctx.commerce.publishProduct(id, { publishDate: date });
-    } catch (e) {
-      throw unprocessableError(`The store refused to schedule ${id}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  });
-  await ctx.db.productCompanion.createMany({ data: productIds.map((id) => ({ shopify_product_id: id, scheduled_publish_date: date })), skipDuplicates: true });
-  await ctx.db.productCompanion.updateMany({ where: { shopify_product_id: { in: productIds } }, data: { scheduled_publish_date: date } });
-}
-
-/**
- * Withdraws the scheduled publishing that a drop set up: companions scheduled for the drop's date
- * lose it, and products whose publication is still in the future are unpublished. Products that
- * are already live stay live.
- */
-export async function withdrawProducts(ctx: DropsCtx, productIds: string[], date: Date | null): Promise<void> {
-  if (productIds.length === 0 || !date) return;
-  await ctx.db.productCompanion.updateMany({ where: { shopify_product_id: { in: productIds }, scheduled_publish_date: date }, data: { scheduled_publish_date: null } });
-  const pending = await ctx.db.product.findMany({ where: { id: { in: productIds }, publishedAt: { gt: new Date() } }, select: { id: true } });
-  await inBatches(pending, parallelism(ctx), async (p) => {
-    try {
-      await ctx.commerce.unpublishProduct(p.id);
-    } catch (e) {
-      throw unprocessableError(`The store refused to unpublish ${p.id}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  });
+/** The products a scheduled drop holds: those not live yet, and with hold back the live ones too. */
+async function productsToHold(db: Db, ids: string[], holdBack: boolean): Promise<string[]> {
+  if (ids.length === 0 || holdBack) return ids;
+  const now = new Date();
+  const rows = await db.product.findMany({ where: { id: { in: ids } }, select: { id: true, publishedAt: true } });
+  const notLive = new Set(rows.filter((r) => !isLive(r.publishedAt, now)).map((r) => r.id));
+  return ids.filter((id) => notLive.has(id));
 }
 
 async function enqueuePublishDue(ctx: DropsCtx, drop: { id: string }, date: Date) {
@@ -120,7 +129,7 @@ async function enqueuePublishDue(ctx: DropsCtx, drop: { id: string }, date: Date
 }
 
 function requireFuture(date: Date) {
-  if (!(date.getTime() > Date.now())) throw invalid("scheduled_publish_date must be in the future");
+  if (!(date.getTime() > Date.now())) throw invalid(PAST_DATE_MESSAGE);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,7 +138,9 @@ function requireFuture(date: Date) {
 export interface DropInput {
   name: string;
   description?: string | null;
+  teaser?: string | null;
   image_url?: string | null;
+  hold_back_live?: boolean;
   shopify_products_ids?: string[];
 }
 
@@ -138,26 +149,45 @@ export async function createDrop(ctx: DropsCtx, input: DropInput & { scheduled_p
   const date = input.scheduled_publish_date ?? null;
   if (date) requireFuture(date);
   const drop = await ctx.db.drop.create({
-    data: { name: input.name, description: input.description ?? null, image_url: input.image_url ?? null, shopify_products_ids: ids, status: "draft" },
+    data: {
+      name: input.name,
+      description: input.description ?? null,
+      teaser: input.teaser ?? null,
+      image_url: input.image_url ?? null,
+      hold_back_live: input.hold_back_live ?? false,
+      shopify_products_ids: ids,
+      status: "draft",
+    },
   });
   if (!date) return toDrop(drop);
-  return setScheduledPublishDate(ctx, drop.id, date);
+  try {
+    return await setScheduledPublishDate(ctx, drop.id, date);
+  } catch (e) {
+    // Refused (a product held by another drop): nothing is left half made.
+    await ctx.db.drop.delete({ where: { id: drop.id } });
+    throw e;
+  }
 }
 
 export async function updateDrop(ctx: DropsCtx, id: string, input: DropInput & { status?: "draft" | "cancelled" }) {
   let drop = await loadDrop(ctx.db, id);
-  const data: Prisma.DropUpdateInput = { name: input.name, description: input.description, image_url: input.image_url };
+  const holdBack = input.hold_back_live ?? drop.hold_back_live;
+  if (input.shopify_products_ids) drop = await replaceProducts(ctx, id, input.shopify_products_ids, { holdBack });
+  if (holdBack !== drop.hold_back_live && drop.status === "scheduled" && drop.scheduled_publish_date) {
+    // Hold back on: the live products are hidden until the drop; off: they are live again.
+    if (holdBack) await holdProducts(ctx, drop.shopify_products_ids, drop.scheduled_publish_date, id);
+    else await releaseHolds(ctx, id, { onlyPriorLive: true });
+  }
+  const data: Prisma.DropUpdateInput = { name: input.name, description: input.description, teaser: input.teaser, image_url: input.image_url, hold_back_live: input.hold_back_live };
   drop = await ctx.db.drop.update({ where: { id }, data });
-  if (input.shopify_products_ids) await setDropProducts(ctx, id, input.shopify_products_ids);
   if (input.status && input.status !== drop.status) {
-    drop = await ctx.db.drop.findUniqueOrThrow({ where: { id } });
     if (drop.status === "published") throw conflictError("This drop is already published; its status cannot change");
     if (input.status === "cancelled") {
-      if (drop.status === "scheduled") await withdrawProducts(ctx, drop.shopify_products_ids, drop.scheduled_publish_date);
+      if (drop.status === "scheduled") await releaseHolds(ctx, id);
       await ctx.db.drop.update({ where: { id }, data: { status: "cancelled" } });
     } else if (drop.status === "scheduled") {
       // Unschedule: back to a draft without a date.
-      await withdrawProducts(ctx, drop.shopify_products_ids, drop.scheduled_publish_date);
+      await releaseHolds(ctx, id);
       await ctx.db.drop.update({ where: { id }, data: { status: "draft", scheduled_publish_date: null } });
     } else if (drop.status === "cancelled") {
       // Reopen: still in the future → scheduled again; otherwise a draft that needs a new date.
@@ -169,18 +199,23 @@ export async function updateDrop(ctx: DropsCtx, id: string, input: DropInput & {
   return toDrop(await ctx.db.drop.findUniqueOrThrow({ where: { id } }));
 }
 
+/** Deletes the drop; a scheduled drop's holds are withdrawn first (a published drop's products stay live). */
 export async function deleteDrop(ctx: DropsCtx, id: string) {
   const drop = await loadDrop(ctx.db, id);
-  if (drop.status === "scheduled") await withdrawProducts(ctx, drop.shopify_products_ids, drop.scheduled_publish_date);
+  if (drop.status === "scheduled") await releaseHolds(ctx, id);
   await ctx.db.drop.delete({ where: { id } });
   return { ok: true as const };
 }
 
 /**
- * Replaces the drop's products. A scheduled drop schedules the products it gains and withdraws
- * the ones it loses; a published drop publishes the ones it gains at once.
+ * Replaces the drop's products. A scheduled drop holds the products it gains (per docs/drops.md)
+ * and restores the ones it loses; a published drop publishes the ones it gains at once.
  */
 export async function setDropProducts(ctx: DropsCtx, id: string, rawIds: string[]) {
+  return toDrop(await replaceProducts(ctx, id, rawIds));
+}
+
+async function replaceProducts(ctx: DropsCtx, id: string, rawIds: string[], opts: { holdBack?: boolean } = {}): Promise<DropRow> {
   const drop = await loadDrop(ctx.db, id);
   const ids = await requireProducts(ctx.db, rawIds);
   const before = new Set(drop.shopify_products_ids);
@@ -188,26 +223,42 @@ export async function setDropProducts(ctx: DropsCtx, id: string, rawIds: string[
   const added = ids.filter((p) => !before.has(p));
   const removed = drop.shopify_products_ids.filter((p) => !after.has(p));
   if (drop.status === "scheduled" && drop.scheduled_publish_date) {
-    await scheduleProducts(ctx, added, drop.scheduled_publish_date);
-    await withdrawProducts(ctx, removed, drop.scheduled_publish_date);
+    await holdProducts(ctx, await productsToHold(ctx.db, added, opts.holdBack ?? drop.hold_back_live), drop.scheduled_publish_date, id);
+    await releaseHolds(ctx, id, { productIds: removed });
   } else if (drop.status === "published") {
-    await scheduleProducts(ctx, added, new Date());
+    await publishProductsNow(ctx, added);
   }
-  return toDrop(await ctx.db.drop.update({ where: { id }, data: { shopify_products_ids: ids } }));
+  return ctx.db.drop.update({ where: { id }, data: { shopify_products_ids: ids } });
 }
 
 /**
- * Sets the drop's date (it must be in the future) and schedules the publishing of every product
- * of the drop on it; a `drops.publish-due` job marks the drop published when the date comes.
+ * Sets the drop's date (it must be in the future) and holds its products for it (docs/drops.md);
+ * a `drops.publish-due` job publishes the drop when the date comes.
  */
 export async function setScheduledPublishDate(ctx: DropsCtx, id: string, date: Date, opts: { reopen?: boolean } = {}) {
   requireFuture(date);
   const drop = await loadDrop(ctx.db, id);
   if (drop.status === "published") throw conflictError("This drop is already published");
   if (drop.status === "cancelled" && !opts.reopen) throw conflictError("This drop is cancelled; reopen it (status draft) before scheduling it");
-  await scheduleProducts(ctx, drop.shopify_products_ids, date);
+  await holdProducts(ctx, await productsToHold(ctx.db, drop.shopify_products_ids, drop.hold_back_live), date, id);
   const updated = await ctx.db.drop.update({ where: { id }, data: { scheduled_publish_date: date, status: "scheduled" } });
   await enqueuePublishDue(ctx, updated, date);
+  return toDrop(updated);
+}
+
+/**
+ * Publish now: a draft or scheduled drop is published at once — its products not live yet go live,
+ * its date becomes now, and the publish-due job runs (shoppers waiting for it are emailed).
+ */
+export async function publishDropNow(ctx: DropsCtx, id: string) {
+  const drop = await loadDrop(ctx.db, id);
+  if (drop.status === "published") throw conflictError("This drop is already published");
+  if (drop.status === "cancelled") throw conflictError("This drop is cancelled; reopen it (status draft) before publishing it");
+  await publishProductsNow(ctx, drop.shopify_products_ids);
+  await releaseHolds(ctx, id);
+  const now = new Date();
+  const updated = await ctx.db.drop.update({ where: { id }, data: { status: "published", scheduled_publish_date: now } });
+  await enqueuePublishDue(ctx, updated, now);
   return toDrop(updated);
 }
 

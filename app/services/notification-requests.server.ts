@@ -196,6 +196,30 @@ export async function createDropRequest(ctx: Ctx, user: Caller, body: { drop_id:
   return dtoOf(ctx.db, id);
 }
 
+/**
+ * "Notify me" by email address (guests, GET /drops/upcoming's drops): one request per drop and
+ * address, linked to the caller's session when there is one (a guest who registers later keeps
+ * it). An address that unsubscribed stays unsubscribed (typing it proves nothing); the answer is the
+ * same either way, so it tells nothing about the address.
+ */
+export async function createDropRequestByEmail(ctx: Ctx, caller: Pick<User, "id"> | null, dropId: string, email: string) {
+  await publishDueDrops(ctx.db);
+  const drop = await ctx.db.drop.findUnique({ where: { id: dropId } });
+  if (!drop || drop.status === "draft" || drop.status === "cancelled") throw notFound(DROP_NOT_FOUND);
+  if (drop.status === "published") throw conflict(DROP_ALREADY_LIVE);
+  const existing = await ctx.db.notificationRequest.findFirst({ where: { kind: "drop", drop_id: drop.id, email }, orderBy: { created_at: "asc" } });
+  if (!existing) {
+    await ctx.db.notificationRequest.create({ data: { kind: "drop", user_id: caller?.id ?? null, email, drop_id: drop.id, status: "active" } });
+  } else if (existing.status === "sent") {
+    await ctx.db.notificationRequest.update({ where: { id: existing.id }, data: { status: "active" } });
+  }
+  if (drop.scheduled_publish_date) {
+    const runAt = drop.scheduled_publish_date;
+    await ctx.queue.enqueue(DROP_NOTIFICATIONS_QUEUE, { reason: "drop-date", dropId: drop.id }, { runAt, dedupeKey: `${DROP_NOTIFICATIONS_QUEUE}:${drop.id}:${runAt.toISOString()}` });
+  }
+  return { ok: true as const, drop_id: drop.id, email };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Triggers
 

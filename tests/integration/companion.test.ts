@@ -311,10 +311,12 @@ describe("scheduled publishing", () => {
     expect((await app.api("GET", `${C}/309`, { token: editor })).body.scheduled_publish_date).toBe(date.toISOString());
   });
 
-  it("null clears the schedule and withdraws the pending publication", async () => {
+  it("null clears the schedule and restores the product's visibility before it (docs/drops.md: 309 was live)", async () => {
     const res = await app.api("PATCH", `${C}/products/309/scheduled-publish`, { token: editor, body: { scheduled_publish_date: null } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ product_id: pgid(309), scheduled_publish_date: null, publishedAt: null });
+    expect(res.body).toMatchObject({ product_id: pgid(309), scheduled_publish_date: null });
+    expect(new Date(res.body.publishedAt).getTime()).toBeLessThan(Date.now());
+    expect((await app.api("GET", "/products/309")).status).toBe(200);
     expect((await app.api("GET", `${C}/309`, { token: editor })).body.scheduled_publish_date).toBeNull();
   });
 

@@ -16,6 +16,7 @@ import {
   renameOptionValue,
   scheduleProductPublish,
   scheduleProductsPublish,
+  publishProductNow,
   setPresaleVariants,
   syncCompanionInventory,
   updateCompanion,
@@ -61,6 +62,7 @@ export const companionHandlers: HandlersFor<typeof companionEndpoints> = {
   companionDeleteOptionValue: async ({ ctx, input }) => deleteOptionValue(ctx, input.params.id, input.body),
   companionScheduledPublish: async ({ ctx, input }) =>
     scheduleProductPublish(ctx, input.params.id, input.body.scheduled_publish_date ? new Date(input.body.scheduled_publish_date) : null),
+  companionPublishNow: async ({ ctx, input }) => publishProductNow(ctx, input.params.id),
   companionScheduledPublishBulk: async ({ ctx, input }) => scheduleProductsPublish(ctx, input.body.items),
   companionPresaleVariants: async ({ ctx, input }) => setPresaleVariants(ctx.db, input.params.id, input.body.variant_ids),
   companionSyncInventory: async ({ ctx, input, log }) => {

@@ -7,17 +7,23 @@ import {
   dropCompanions,
   getDrop,
   listDrops,
+  listUpcomingDrops,
   notifyDrop,
+  publishDropNow,
   setDropProducts,
   setScheduledPublishDate,
   updateDrop,
 } from "~/services/drops.server";
+import { createDropRequestByEmail } from "~/services/notification-requests.server";
 import type { HandlersFor } from "../router.server";
 
 const canManage = (auth: AuthState) => !!auth.user && hasPermission(auth.user, "drops.manage");
 
 export const dropsHandlers: HandlersFor<typeof dropsEndpoints> = {
   dropsList: async ({ ctx, input, auth }) => listDrops(ctx.db, input.query, canManage(auth)),
+  dropsUpcoming: async ({ ctx }) => listUpcomingDrops(ctx.db),
+  dropsNotifyMe: async ({ ctx, input, auth }) => createDropRequestByEmail(ctx, auth.user ?? null, input.params.id, input.body.email),
+  dropsPublishNow: async ({ ctx, input }) => publishDropNow(ctx, input.params.id),
   dropsCreate: async ({ ctx, input }) => createDrop(ctx, input.body),
   dropsGetById: async ({ ctx, input, auth }) => getDrop(ctx.db, input.params.id, canManage(auth)),
   dropsUpdate: async ({ ctx, input }) => updateDrop(ctx, input.params.id, input.body),

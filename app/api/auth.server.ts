@@ -95,6 +95,7 @@ export function authorize(access: Access, auth: AuthState, ctx: AppContext, requ
     case "registered":
       if (!auth.user) throw unauthenticated(access.message ?? Messages.USER_NOT_AUTHENTICATED);
       if (auth.user.auth_provider === "guest") throw access.message ? unauthenticated(access.message) : forbidden("Sign in or create an account to do this");
+      if (access.fullUsersOnly && auth.user.auth_provider === "lead") throw forbidden("Create an account or sign in to do this: an email address alone is not enough");
       return;
     case "role": {
       if (!auth.user) throw unauthenticated(Messages.USER_NOT_AUTHENTICATED);

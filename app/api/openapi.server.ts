@@ -34,6 +34,7 @@ function accessNote(a: Access): string {
     case "user":
       return "Any signed-in user, guests included.";
     case "registered":
+      if (a.fullUsersOnly) return "A signed-in full user: guests and leads (a guest who only gave an email) get 403.";
       return a.message ? `A signed-in user who is not a guest (others get 401 "${a.message}").` : "A signed-in user who is not a guest.";
     case "apiKey":
       return "Data service: `x-api-key` header.";

@@ -18,7 +18,12 @@ export type Access =
    * such as "You cannot create a search entry without being logged in"), anonymous callers and
    * guests alike get 401 with that message.
    */
-  | { kind: "registered"; message?: string }
+  | {
+      kind: "registered";
+      message?: string;
+      /** Full users only: leads (a guest who gave an email) are refused with 403 too (SPEC §6 reviewable orders). */
+      fullUsersOnly?: boolean;
+    }
   /**
    * A user with one of the roles; admins may also need a permission (a list: any one of them, for
    * routes two teams read, such as a vendor's ads for the vendors and the ads teams).
@@ -33,6 +38,8 @@ export const access = {
   registered: { kind: "registered" } as const,
   /** `registered`, answering 401 with the spec's `message` to anonymous callers and guests. */
   loggedIn: (message: string) => ({ kind: "registered", message }) as const,
+  /** A signed-in full user: neither a guest nor a lead (SPEC §6: reviewable orders). */
+  fullUser: { kind: "registered", fullUsersOnly: true } as const,
   admin: (permission?: Permission) => ({ kind: "role", roles: ["ADMIN"], permission }) as const,
   vendor: { kind: "role", roles: ["VENDOR"] } as const,
   apiKey: { kind: "apiKey" } as const,

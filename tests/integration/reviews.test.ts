@@ -266,6 +266,16 @@ describe("reviewable orders", () => {
     expect((await app.api("POST", "/users/reviewable-orders/dismiss", { token: guest.token, body: { order_id: O1, product_id: P2 } })).status).toBe(403);
   });
 
+  it("SPEC §6: a lead (a guest who gave an email) is refused too, with a message saying what to do", async () => {
+    const lead = await app.createUser({ authProvider: "lead" });
+    const list = await app.api("GET", "/users/reviewable-orders", { token: lead.token });
+    expect(list.status).toBe(403);
+    expect(list.body.error).toMatchObject({ code: "forbidden", message: "Create an account or sign in to do this: an email address alone is not enough" });
+    const dismiss = await app.api("POST", "/users/reviewable-orders/dismiss", { token: lead.token, body: { order_id: O1, product_id: P2 } });
+    expect(dismiss.status).toBe(403);
+    expect(await db().reviewDismissal.count()).toBe(0);
+  });
+
   it("dismisses an item of the caller's own order only", async () => {
     const other = await app.api("POST", "/users/reviewable-orders/dismiss", { token: lee.token, body: { order_id: O1, product_id: P2 } });
     expect(other.status).toBe(404);

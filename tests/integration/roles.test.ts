@@ -72,7 +72,9 @@ describe("every endpoint of the contract enforces its access rule", () => {
         await expectStatus(hit(def, { token: (await guest()).token }), a.message ? 401 : 403, "a guest");
         if (a.message) expect((await hit(def)).body?.error?.message, name).toBe(a.message);
         await expectAllowed(hit(def, { token: (await shopper()).token }), "a registered shopper");
-        await expectAllowed(hit(def, { token: (await app.createUser({ authProvider: "lead" })).token }), "a lead");
+        // Full-user endpoints (reviewable orders) refuse leads too; the others let them in.
+        if (a.fullUsersOnly) await expectStatus(hit(def, { token: (await app.createUser({ authProvider: "lead" })).token }), 403, "a lead");
+        else await expectAllowed(hit(def, { token: (await app.createUser({ authProvider: "lead" })).token }), "a lead");
         return;
       case "role": {
         const roles = a.roles as readonly RoleName[];

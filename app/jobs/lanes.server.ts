@@ -1,16 +1,19 @@
 /**
- * The inline worker as three lanes, each a loop of its own (`startWorker`) claiming from the same
+ * The inline worker as four lanes, each a loop of its own (`startWorker`) claiming from the same
  * jobs table (FOR UPDATE SKIP LOCKED) for its own queues only:
  *
  * - image-ai: try-ons, clone training, tools (`image-ai.run`, `.poll`, `.webhook`): a shopper
  *   waits for these;
  * - admin: work an admin starts from a screen and watches with a progress bar (Taobao import,
  *   catalogue sync, inventory update, style categorisation);
+ * - email: sending the outbox's emails (`email.send`: sign-in links, password resets, order and
+ *   notification emails): short jobs a person waits for;
  * - background: everything else (boot-time product indexing, recommendation aggregates,
- *   notifications, emails, scheduled drops, review requests…).
+ *   notifications, scheduled drops, review requests…).
  *
- * So an admin's import never waits behind a re-indexing on a fresh start, and neither waits behind
- * a try-on (or the other way round). Within a lane jobs still run one at a time, oldest first.
+ * So an admin's import never waits behind a re-indexing on a fresh start, an email of a fresh
+ * server is not sent a minute late behind the start-up indexing, and neither waits behind a
+ * try-on (or the other way round). Within a lane jobs still run one at a time, oldest first.
  * Which queue goes to which lane is the table below; a queue it does not name is background work.
  */
 import type { AppContext } from "~/context.server";
@@ -18,13 +21,14 @@ import { CATALOG_SYNC_QUEUE } from "~/services/catalog-sync.server";
 import { INVENTORY_QUEUE } from "~/services/catalog.server";
 import { IMAGE_AI_JOBS } from "~/services/image-ai/requests.server";
 import { CATEGORISE_QUEUE } from "~/services/styles.server";
+import { EMAIL_QUEUE } from "~/services/email.server";
 import { ADS_CREATIVES_QUEUE } from "~/services/product-ads/creatives.server";
 import { ADS_SYNC_METRICS_QUEUE } from "~/services/product-ads/metrics.server";
 import { TAOBAO_IMPORT_QUEUE } from "~/services/taobao-import/jobs.server";
 import { startWorker, type JobHandler, type Worker } from "./worker.server";
 
-export type WorkerLane = "image-ai" | "admin" | "background";
-export const WORKER_LANES: readonly WorkerLane[] = ["image-ai", "admin", "background"];
+export type WorkerLane = "image-ai" | "admin" | "email" | "background";
+export const WORKER_LANES: readonly WorkerLane[] = ["image-ai", "admin", "email", "background"];
 
 /** Jobs an admin starts from a screen (/app/import, /app/sync, /app/products, /app/styles/:id, an ad's creatives, the ads metrics sync) and watches. */
 export const ADMIN_LANE_QUEUES = [TAOBAO_IMPORT_QUEUE, CATALOG_SYNC_QUEUE, INVENTORY_QUEUE, CATEGORISE_QUEUE, ADS_CREATIVES_QUEUE, ADS_SYNC_METRICS_QUEUE] as const;
@@ -33,6 +37,7 @@ export const ADMIN_LANE_QUEUES = [TAOBAO_IMPORT_QUEUE, CATALOG_SYNC_QUEUE, INVEN
 export const QUEUE_LANES: Readonly<Record<string, Exclude<WorkerLane, "background">>> = {
   ...Object.fromEntries(IMAGE_AI_JOBS.map((q) => [q, "image-ai" as const])),
   ...Object.fromEntries(ADMIN_LANE_QUEUES.map((q) => [q, "admin" as const])),
+  [EMAIL_QUEUE]: "email",
 };
 
 export const laneOf = (queue: string): WorkerLane => QUEUE_LANES[queue] ?? "background";

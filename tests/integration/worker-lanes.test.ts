@@ -19,6 +19,7 @@ import { REBUILD_QUEUE } from "../../app/services/recommendations/aggregates.ser
 import { BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE } from "../../app/services/notification-requests.server";
 import { SEARCH_NOTIFICATIONS_QUEUE } from "../../app/services/search/notifications.server";
 import { IMAGE_AI_JOBS, IMAGE_AI_RUN_JOB } from "../../app/services/image-ai/requests.server";
+import { EMAIL_QUEUE, queueEmail } from "../../app/services/email.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 /** Gates not yet released: released after each test, so a failing test cannot leave stop() waiting. */
@@ -42,7 +43,7 @@ function gate() {
 }
 
 /** One representative queue per lane (the real queue names, so the real lane table decides). */
-const QUEUE_OF: Record<WorkerLane, string> = { "image-ai": IMAGE_AI_RUN_JOB, admin: TAOBAO_IMPORT_QUEUE, background: PRODUCT_INDEX_QUEUE };
+const QUEUE_OF: Record<WorkerLane, string> = { "image-ai": IMAGE_AI_RUN_JOB, admin: TAOBAO_IMPORT_QUEUE, email: EMAIL_QUEUE, background: PRODUCT_INDEX_QUEUE };
 
 describe("worker lanes", () => {
   let app: TestApp;
@@ -90,10 +91,11 @@ describe("worker lanes", () => {
   }
 
   it("routes queues to lanes from one table: admin screens' jobs, image AI, everything else in the background", () => {
-    expect(WORKER_LANES).toEqual(["image-ai", "admin", "background"]);
+    expect(WORKER_LANES).toEqual(["image-ai", "admin", "email", "background"]);
+    expect(laneOf(EMAIL_QUEUE)).toBe("email");
     for (const q of [TAOBAO_IMPORT_QUEUE, CATALOG_SYNC_QUEUE, INVENTORY_QUEUE, CATEGORISE_QUEUE]) expect(laneOf(q)).toBe("admin");
     for (const q of IMAGE_AI_JOBS) expect(laneOf(q)).toBe("image-ai");
-    for (const q of [PRODUCT_INDEX_QUEUE, REBUILD_QUEUE, SEARCH_NOTIFICATIONS_QUEUE, BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE, "email.send", "system.ping", "a.queue-nobody-listed"]) {
+    for (const q of [PRODUCT_INDEX_QUEUE, REBUILD_QUEUE, SEARCH_NOTIFICATIONS_QUEUE, BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE, "system.ping", "a.queue-nobody-listed"]) {
       expect(laneOf(q)).toBe("background");
     }
     // Every queue the table names has a real handler (a renamed queue would silently fall back).
@@ -122,7 +124,30 @@ describe("worker lanes", () => {
     expect((await app.database.db.job.findUniqueOrThrow({ where: { id: imported.id } })).result).toEqual({ lane: "admin", payload: { importJobId: "imp-1" } });
   });
 
-  it.each<WorkerLane>(["admin", "image-ai"])("a blocked %s job holds up neither of the other lanes, and completes after release", async (blockedLane) => {
+  it("issue 20: an email of a fresh server is sent while the start-up indexing still runs (the real email.send handler)", async () => {
+    const g = gate();
+    const handlers: Record<string, JobHandler> = {
+      ...jobHandlers,
+      [PRODUCT_INDEX_QUEUE]: async () => {
+        g.markStarted();
+        await g.released;
+        return { indexed: true };
+      },
+    };
+    const indexing = await app.ctx.queue.enqueue(PRODUCT_INDEX_QUEUE, { boot: true });
+    worker = startWorkerLoops(app.ctx, handlers, { pollMs: 20 });
+    await g.started;
+
+    const email = await queueEmail(app.ctx, { to: "ada@example.test", subject: "Reset your password", html: "<p>Hi</p>", text: "Hi", kind: "password_reset" });
+    const job = await app.database.db.job.findFirstOrThrow({ where: { queue: EMAIL_QUEUE, payload: { equals: { emailId: email.id } } } });
+    await waitForStatus(job.id, "completed");
+    expect((await app.database.db.emailOutbox.findUniqueOrThrow({ where: { id: email.id } })).status).toBe("sent");
+    expect(await status(indexing.id)).toBe("running");
+    g.release();
+    await waitForStatus(indexing.id, "completed");
+  });
+
+  it.each<WorkerLane>(["admin", "image-ai", "email"])("a blocked %s job holds up neither of the other lanes, and completes after release", async (blockedLane) => {
     const { handlers, gate: g } = handlersBlocking(blockedLane);
     const blocked = await app.ctx.queue.enqueue(QUEUE_OF[blockedLane], { blocked: true });
     worker = startWorkerLoops(app.ctx, handlers, { pollMs: 20 });

@@ -22,7 +22,8 @@ export const LIVE_REQUEST_STATUSES: readonly ReturnRequestStatusValue[] = ["REQU
 export const ORDER_RULE_MESSAGES = {
   ALREADY_CANCELLED: "This order has already been cancelled",
   CLOSED: "This order is closed and can no longer be cancelled",
-  SENT: "Items of this order have already been sent, so it can no longer be cancelled. You can request a return once they arrive.",
+  // No promise about returns here: whether one can be requested is `can_return`, which the order page shows as its action.
+  SENT: "Items of this order have already been sent, so it can no longer be cancelled.",
   RETURN_UNDER_WAY: "A return is under way for this order, so it can no longer be cancelled",
   BEING_CANCELLED: "This order is being cancelled",
   NOTHING_TO_CANCEL: "This order has nothing left to cancel",

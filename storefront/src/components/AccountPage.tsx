@@ -14,6 +14,8 @@ export interface AccountPageProps {
   testId: string;
   /** Shown next to the heading when more than zero. */
   count?: number;
+  /** What the count counts, e.g. `(n) => n === 1 ? "1 try-on" : \`${n} try-ons\``: a bare number says nothing. */
+  countLabel?: (count: number) => string;
   /** The tabs above the heading: the account tabs unless given (the orders pages give theirs). */
   nav?: ReactNode;
   /** The section's class next to `page`: `account-page` unless given. */
@@ -21,7 +23,7 @@ export interface AccountPageProps {
   children: ReactNode;
 }
 
-export function AccountPage({ headingId, title, testId, count = 0, nav = <AccountNav />, className = "account-page", children }: AccountPageProps) {
+export function AccountPage({ headingId, title, testId, count = 0, countLabel, nav = <AccountNav />, className = "account-page", children }: AccountPageProps) {
   useDocumentTitle(title);
   return (
     <section className={`page ${className}`} aria-labelledby={headingId} data-testid={testId}>
@@ -30,7 +32,7 @@ export function AccountPage({ headingId, title, testId, count = 0, nav = <Accoun
         <h1 id={headingId} className="page__title">
           {title}
         </h1>
-        {count > 0 && <span className="page__count">{count}</span>}
+        {count > 0 && <span className="page__count" data-testid={`${testId}-count`}>{countLabel ? countLabel(count) : count}</span>}
       </div>
       {children}
     </section>

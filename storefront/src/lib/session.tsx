@@ -24,11 +24,21 @@ export interface SessionValue {
   error: unknown;
   signedIn: boolean;
   signIn(email: string, password: string): Promise<User>;
+  /** Creates an account with a password; a guest's data stays with it (the guest becomes the account). */
+  signUp(input: SignUpInput): Promise<User>;
+  signingUp: boolean;
   signOut(): Promise<void>;
   signingIn: boolean;
   signingOut: boolean;
   /** Resolves the session again (after an error). */
   refresh(): void;
+}
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  first_name?: string;
+  last_name?: string;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -80,6 +90,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
   });
 
+  const register = useMutation({
+    mutationFn: async (body: SignUpInput) => {
+      await resolution.settled();
+      return api.register({ body });
+    },
+    onSuccess: ({ user }) => {
+      store.set(user.id);
+      dropUserQueries();
+      queryClient.setQueryData(SESSION_QUERY_KEY, user);
+    },
+  });
+
   const logout = useMutation({
     mutationFn: async () => {
       await api.logout();
@@ -102,6 +124,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       error: session.error,
       signedIn: isSignedIn(user),
       signIn: async (email, password) => (await login.mutateAsync({ email, password })).user,
+      signUp: async (input) => (await register.mutateAsync(input)).user,
+      signingUp: register.isPending,
       signOut: async () => {
         await logout.mutateAsync();
       },
@@ -109,7 +133,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       signingOut: logout.isPending,
       refresh: () => void session.refetch(),
     };
-  }, [session.data, session.isError, session.error, session.refetch, login.mutateAsync, login.isPending, logout.mutateAsync, logout.isPending]);
+  }, [session.data, session.isError, session.error, session.refetch, login.mutateAsync, login.isPending, register.mutateAsync, register.isPending, logout.mutateAsync, logout.isPending]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,17 +1,20 @@
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { useSession } from "../lib/session";
 import { useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
 import { errorMessage } from "../lib/api";
 import { useDocumentTitle } from "../lib/use-document-title";
 import { TextField } from "../components/Field";
+import "../auth.css";
 
 export function Login() {
   const { user, signedIn, signIn, signingIn, signOut, signingOut } = useSession();
   const { gender } = useGender();
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
+  const [params] = useSearchParams();
+  // After a password reset (or "Sign in" from sign-up) the address comes along.
+  const [email, setEmail] = useState(params.get("email") ?? "");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
 
@@ -76,6 +79,11 @@ export function Login() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        <p className="auth-card__links">
+          <Link to={email.trim() ? `/forgot-password?email=${encodeURIComponent(email.trim())}` : "/forgot-password"} data-testid="login-forgot">
+            Forgot password?
+          </Link>
+        </p>
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -84,6 +92,12 @@ export function Login() {
         <button type="submit" className="button button--block" disabled={signingIn}>
           {signingIn ? "Signing in…" : "Sign in"}
         </button>
+        <p className="auth-card__foot">
+          New here?{" "}
+          <Link to="/register" data-testid="login-register">
+            Create an account
+          </Link>
+        </p>
       </form>
     </section>
   );

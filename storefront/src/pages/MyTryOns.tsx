@@ -47,7 +47,7 @@ export function MyTryOns() {
   const total = list.data?.pages[list.data.pages.length - 1]?.total ?? 0;
 
   return (
-    <AccountPage headingId="tryons-heading" title="My try-ons" testId="tryons-page" count={total}>
+    <AccountPage headingId="tryons-heading" title="My try-ons" testId="tryons-page" count={total} countLabel={(n) => `${n} ${n === 1 ? "try-on" : "try-ons"}`}>
       <GuestNote what="your try-ons" />
       <SessionGate>
         <ListStates

@@ -9,6 +9,7 @@ import { errorMessage, useApi } from "../../lib/api";
 import { productPath } from "../../lib/product-path";
 import { SAVED_TRYONS_LIST_KEY, USER_TRYONS_LIST_KEY } from "../../lib/saved-tryons";
 import { tryOnBusy, tryOnImage, tryOnKey, type TryOn } from "../../lib/tryons";
+import { formatDate } from "../../lib/orders";
 import { ConfirmDialog } from "../ConfirmDialog";
 import { TryOnImage } from "./TryOnImage";
 import { AddToCartQuick } from "../AddToCartQuick";
@@ -37,7 +38,6 @@ export function TryOnCard({ tryon, testId = "tryon-card" }: { tryon: TryOn; test
       void qc.invalidateQueries({ queryKey: SAVED_TRYONS_LIST_KEY });
     },
   });
-  const date = new Date(tryon.created_at);
   return (
     <li className="tryon-card" data-testid={testId} data-tryon-id={tryon.id} data-status={tryon.status}>
       {tryon.product ? (
@@ -50,7 +50,7 @@ export function TryOnCard({ tryon, testId = "tryon-card" }: { tryon: TryOn; test
       <h3 className="tryon-card__title">{productTitle}</h3>
       <p className="tryon-card__meta">
         {tryon.clone ? `On ${tryon.clone.name} · ` : ""}
-        <time dateTime={tryon.created_at}>{Number.isNaN(date.getTime()) ? "" : date.toLocaleDateString()}</time>
+        <time dateTime={tryon.created_at}>{formatDate(tryon.created_at)}</time>
         {tryon.status !== "completed" ? ` · ${STATUS[tryon.status]}${tryOnBusy(tryon) && tryon.progress ? ` (${tryon.progress}%)` : ""}` : ""}
       </p>
       {tryon.status === "failed" && tryon.error && <p className="clone-card__error">{tryon.error}</p>}

@@ -24,6 +24,9 @@ import { Clones } from "./pages/Clones";
 import { MyTryOns } from "./pages/MyTryOns";
 import { SavedTryOns } from "./pages/SavedTryOns";
 import { VerifyEmail } from "./pages/VerifyEmail";
+import { SignUp } from "./pages/SignUp";
+import { ForgotPassword } from "./pages/ForgotPassword";
+import { ResetPassword } from "./pages/ResetPassword";
 import { Checkout } from "./pages/Checkout";
 import { Cart } from "./pages/Cart";
 
@@ -47,6 +50,9 @@ export function App() {
           <Route path="/products/:productId/:handle?" element={<ProductPage />} />
           <Route path="/photo-search" element={<PhotoSearch />} />
           <Route path="/login" element={<Login />} />
+          <Route path="/register" element={<SignUp />} />
+          <Route path="/forgot-password" element={<ForgotPassword />} />
+          <Route path="/reset-password" element={<ResetPassword />} />
           <Route path="/saved" element={<Saved />} />
           <Route path="/following" element={<Following />} />
           <Route path="/my-collections" element={<MyCollections />} />

@@ -21,11 +21,15 @@ function isModifiedClick(e: MouseEvent) {
 export const ProductCard = memo(function ProductCard({ product, priority = false, eager = false }: { product: ProductCardData; priority?: boolean; eager?: boolean }) {
   const opener = useProductOpener();
   const { colors, extra } = swatchColors(product.colorHexes);
+  // A search for a colour: the card shows the variant of that colour and links to it selected.
+  const matched = product.matchedVariant;
+  const image = matched?.image ?? product.featuredImage;
+  const alt = matched?.image ? `${product.title} in ${matched.colour}` : imageAlt(product);
   return (
-    <article className="card" data-testid="product-card" data-product-id={product.id} aria-label={product.title}>
+    <article className="card" data-testid="product-card" data-product-id={product.id} data-variant-id={matched?.id} aria-label={product.title}>
       <Link
         className="card__link"
-        to={productPath(product)}
+        to={productPath(product, matched?.id)}
         onClick={(e) => {
           if (!opener || isModifiedClick(e)) return;
           e.preventDefault();
@@ -33,11 +37,11 @@ export const ProductCard = memo(function ProductCard({ product, priority = false
         }}
       >
         <div className="card__media">
-          {product.featuredImage ? (
+          {image ? (
             <ResponsiveImage
               className="card__img"
-              url={product.featuredImage.url}
-              alt={imageAlt(product)}
+              url={image.url}
+              alt={alt}
               widths={CARD_IMAGE_WIDTHS}
               sizes={CARD_IMAGE_SIZES}
               width={600}

@@ -50,11 +50,13 @@ export interface ProductDetailsProps {
   headingId?: string;
   /** Shorter layout for the modal: fewer thumbnails, description clamped. */
   compact?: boolean;
+  /** The variant to start with (`?variant=`: a search result's matched colour). */
+  preferredVariantId?: string | null;
 }
 
 /** Render with `key={product.id}`: a different product starts with its own selection. */
-export function ProductDetails({ product, headingLevel = 1, headingId, compact = false }: ProductDetailsProps) {
-  const [selection, setSelection] = useState<Selection>(() => initialSelection(product));
+export function ProductDetails({ product, headingLevel = 1, headingId, compact = false, preferredVariantId = null }: ProductDetailsProps) {
+  const [selection, setSelection] = useState<Selection>(() => initialSelection(product, preferredVariantId));
   const [imageIndex, setImageIndex] = useState(0);
   const uid = useId();
 

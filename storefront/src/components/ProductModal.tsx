@@ -7,12 +7,12 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { createPortal } from "react-dom";
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "react-router-dom";
+import { Link, useLocation } from "react-router-dom";
 import { Messages } from "~/contract";
 import { ApiClientError } from "~/client";
 import { errorMessage, useApi } from "../lib/api";
 import { MODAL_RECOMMENDATIONS_BATCH } from "../lib/constants";
-import { productPath } from "../lib/product-path";
+import { productPath, readVariantParam } from "../lib/product-path";
 import { useRecordView } from "../lib/use-record-view";
 import { ProductDetails } from "./ProductDetails";
 import { RelatedProducts } from "./RelatedProducts";
@@ -23,6 +23,8 @@ import { dialogKeyDown } from "../lib/focus-trap";
 
 
 export function ProductModal({ productId, onClose }: { productId: string; onClose(): void }) {
+  // `?variant=` beside `?product=`: the variant of a search result's matched colour, selected.
+  const variantId = readVariantParam(useLocation().search);
   const api = useApi();
   const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -75,7 +77,7 @@ export function ProductModal({ productId, onClose }: { productId: string; onClos
       >
         <div className="modal__bar">
           {product.data && (
-            <Link className="modal__full" to={productPath(product.data)} data-testid="product-modal-full">
+            <Link className="modal__full" to={productPath(product.data, variantId)} data-testid="product-modal-full">
               View full details
             </Link>
           )}
@@ -102,7 +104,7 @@ export function ProductModal({ productId, onClose }: { productId: string; onClos
             </div>
           ) : (
             <>
-              <ProductDetails key={product.data.id} product={product.data} headingLevel={2} headingId={headingId} compact />
+              <ProductDetails key={product.data.id} product={product.data} headingLevel={2} headingId={headingId} compact preferredVariantId={variantId} />
               <TryOnPanel key={`tryon-${product.data.id}`} product={product.data} compact />
               <RelatedProducts
                 key={`related-${product.data.id}`}

@@ -29,7 +29,7 @@ export function useProductModalRoute() {
 
   const open = useCallback<ProductOpener>(
     (product) => {
-      const search = withModalProduct(location.search, product.id);
+      const search = withModalProduct(location.search, product.id, product.matchedVariant?.id);
       const state = location.state as ModalNavState | null;
       if (productId) {
         // Another product from inside the modal: replace, so closing still returns to the page.

@@ -11,7 +11,7 @@ import { ApiClientError } from "~/client";
 import { errorMessage, useApi } from "../lib/api";
 import { useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
-import { productIdFromParam, productPath } from "../lib/product-path";
+import { productIdFromParam, productPath, readVariantParam } from "../lib/product-path";
 import { relatedBatchSize } from "../lib/related-feed";
 import { useIsMobile } from "../lib/use-media-query";
 import { useRecordView } from "../lib/use-record-view";
@@ -98,7 +98,7 @@ export function ProductPage() {
         </div>
       ) : (
         <>
-          <ProductDetails key={product.data.id} product={product.data} headingLevel={1} />
+          <ProductDetails key={product.data.id} product={product.data} headingLevel={1} preferredVariantId={readVariantParam(location.search)} />
           <TryOnPanel key={`tryon-${product.data.id}`} product={product.data} openOnParam />
           <ProductReviews key={`reviews-${product.data.id}`} productId={product.data.id} productTitle={product.data.title} />
           <RecentlyViewed excludeId={product.data.id} />

@@ -72,7 +72,7 @@ describe("the shopper's AI pages (server render)", () => {
       qc.setQueryData(USER_TRYONS_LIST_KEY, { pages: [{ tryons: [tryon("t1"), tryon("t2")], total: 5, skip: 0 }], pageParams: [0] })
     );
     expect(html).toContain('data-testid="tryons-page"');
-    expect(html).toMatch(/<h1 id="tryons-heading" class="page__title">My try-ons<\/h1><span class="page__count">5<\/span>/);
+    expect(html).toMatch(/<h1 id="tryons-heading" class="page__title">My try-ons<\/h1><span class="page__count" data-testid="tryons-page-count">5 try-ons<\/span>/);
     expect(html).toContain('aria-label="Your account"');
     expect(html).toContain('data-testid="tryons-list"');
     expect(html.split('data-testid="tryon-card"').length - 1).toBe(2);

@@ -13,7 +13,7 @@ import type { StylePreferences } from "~/contract/saved";
 import { Messages } from "~/contract/messages";
 import { failedError, invalid, isKnownError, notFoundError } from "~/lib/domain-errors";
 import { serialisedPerItem } from "~/db/item-lock.server";
-import { formatInterests, genderOfInterests, isGenderWord, parseInterests, withGender, type InterestGender } from "~/lib/interests";
+import { formatInterests, genderOfInterests, interestKey, isGenderWord, parseInterests, withGender, type InterestGender } from "~/lib/interests";
 import { cardSelect, toProductCard } from "./catalog.server";
 import { toStore } from "./stores.server";
 import { visibleProductWhere } from "~/lib/visibility";
@@ -206,14 +206,27 @@ const suggestionCache = new WeakMap<object, { at: number; tags: string[] }>();
 export async function interestSuggestions(db: Db, now = Date.now()): Promise<string[]> {
   const hit = suggestionCache.get(db);
   if (hit && now - hit.at < SUGGESTIONS_TTL_MS) return hit.tags;
-  const rows = await db.$queryRaw<{ tag: string }[]>`
+  const rows = await db.$queryRaw<{ tag: string; n: number }[]>`
     SELECT lower(t) AS tag, count(*)::int AS n
     FROM products p, unnest(p.tags) AS t
     WHERE p.status = 'active' AND p."publishedAt" IS NOT NULL AND p."publishedAt" <= now() AND length(t) BETWEEN 2 AND 40
     GROUP BY lower(t) ORDER BY n DESC, tag ASC LIMIT ${SUGGESTIONS_MAX * 2}`;
-  const tags = rows
-    .map((r) => r.tag)
-    .filter((t) => !isGenderWord(t))
+  // One suggestion per interest: "t-shirt" and "t-shirts" are one, in the spelling most used.
+  const groups = new Map<string, { n: number; best: string; bestN: number; first: number }>();
+  rows.forEach((r, i) => {
+    if (isGenderWord(r.tag)) return;
+    const key = interestKey(r.tag);
+    const g = groups.get(key) ?? { n: 0, best: r.tag, bestN: -1, first: i };
+    g.n += Number(r.n);
+    if (Number(r.n) > g.bestN) {
+      g.best = r.tag;
+      g.bestN = Number(r.n);
+    }
+    groups.set(key, g);
+  });
+  const tags = [...groups.values()]
+    .sort((a, b) => b.n - a.n || a.first - b.first)
+    .map((g) => g.best)
     .slice(0, SUGGESTIONS_MAX);
   suggestionCache.set(db, { at: now, tags });
   return tags;
@@ -228,7 +241,10 @@ function preferencesOf(metadata: Prisma.JsonValue, suggestions: string[]): Style
   const interests = typeof m.interests === "string" ? m.interests : "";
   const list = parseInterests(interests);
   const style = Array.isArray(m.stylePreferences) ? m.stylePreferences.filter((s): s is string => typeof s === "string") : [];
-  return { interests: formatInterests(list), interestList: list, gender: genderOfInterests(list), stylePreferences: style, suggestions };
+  // A suggestion the shopper already has in another spelling is offered in theirs (no "t-shirt" beside "t-shirts").
+  const chosen = new Map(list.map((t) => [interestKey(t), t]));
+  const offered = [...new Set(suggestions.map((s) => chosen.get(interestKey(s)) ?? s))];
+  return { interests: formatInterests(list), interestList: list, gender: genderOfInterests(list), stylePreferences: style, suggestions: offered };
 }
 
 export async function getStylePreferences(db: Db, userId: string): Promise<StylePreferences> {

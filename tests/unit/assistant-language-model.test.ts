@@ -177,6 +177,17 @@ describe("reply templates", () => {
     expect(r.suggestions).toContain("Under $50");
   });
 
+  it("find: a sold-out piece is never the place to start; only sold-out ones: said plainly, with notify-me", () => {
+    const s = slots({ colors: ["black"], productTypes: ["Jeans"] });
+    const mixed = reply({ message: "black jeans", intent: "find_products", slots: s, products: [product(1, { available: false }), product(2)] });
+    expect(mixed.text).toBe("Here are 2 black jeans. The Slim Jean 2 by Tidewater Denim ($72.00) is a good place to start. One of them is sold out.");
+    const soldOut = reply({ message: "black jeans", intent: "find_products", slots: s, products: [product(1, { available: false }), product(2, { available: false })], facts: { soldOutOnly: true } });
+    expect(soldOut.text).toBe(
+      'Only sold-out ones match black jeans: the Slim Jean 1 by Tidewater Denim and the Slim Jean 2 by Tidewater Denim. Open one and tap "Notify me when back in stock" to hear as soon as it\'s back.',
+    );
+    expect(soldOut.text).not.toContain("good place to start");
+  });
+
   it("find: nothing, and the relaxed answer", () => {
     const s = slots({ colors: ["purple"], productTypes: ["Jeans"] });
     expect(reply({ message: "purple jeans", intent: "find_products", slots: s, products: [] }).text).toMatch(/^I couldn't find purple jeans right now/);

@@ -7,7 +7,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, Checkbox, DropZone, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, Card, Checkbox, DropZone, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Pagination, Select, Text, TextField, useBreakpoints } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { reviewsEndpoints, ReviewAdminCreateObject, ReviewAdminUpdateObject, REVIEW_MAX_IMAGES } from "~/contract/reviews";
 import { getAppContext } from "~/context.server";
@@ -168,6 +168,8 @@ export default function Reviews() {
   // The edited review after a reload (photos added or removed).
   const editingRow = editing ? (reviews.find((r) => r.id === editing.id) ?? editing) : null;
   const countOf = (id: TabId) => counts[id];
+  // Phones: one stacked block a review (Polaris' condensed IndexTable) instead of columns.
+  const { smDown } = useBreakpoints();
 
   return (
     <Page title="Reviews" subtitle="Moderate what shoppers write before it shows on product and store pages" primaryAction={{ content: "Create review", onAction: () => setCreating(true) }}>
@@ -215,6 +217,7 @@ export default function Reviews() {
                 resourceName={{ singular: "review", plural: "reviews" }}
                 itemCount={reviews.length}
                 selectable={false}
+                condensed={smDown}
                 emptyState={
                   <Box padding="600">
                     <Text as="p" alignment="center" tone="subdued">
@@ -222,83 +225,40 @@ export default function Reviews() {
                     </Text>
                   </Box>
                 }
-                headings={[{ title: "Product" }, { title: "Rating" }, { title: "Review" }, { title: "Author" }, { title: "Date" }, { title: "Status" }, { title: "Actions" }]}
+                headings={[{ title: "Review" }, { title: "Author" }, { title: "Status" }, { title: "Actions", alignment: "end" }]}
               >
-                {reviews.map((r, i) => (
-                  <IndexTable.Row id={r.id} key={r.id} position={i}>
-                    <IndexTable.Cell>
-                      <InlineStack gap="200" blockAlign="center" wrap={false}>
-                        <ProductThumb url={r.product?.image_url} alt={r.product?.title ?? "Product"} />
-                        <div style={{ maxWidth: 180, whiteSpace: "normal" }}>
-                          <Text as="span" variant="bodySm">
-                            {r.product?.title ?? r.product_id}
-                          </Text>
-                        </div>
-                      </InlineStack>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <span aria-label={`${r.rating} out of 5 stars`} style={{ color: "#b98900", whiteSpace: "nowrap" }}>
-                        {stars(r.rating)}
-                      </span>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <div style={{ maxWidth: 360, whiteSpace: "normal" }} data-testid="review-row" data-review-id={r.id}>
-                        <BlockStack gap="100">
-                          {r.title ? (
-                            <Text as="span" fontWeight="semibold">
-                              {r.title}
-                            </Text>
-                          ) : null}
-                          <Text as="span" variant="bodySm">
-                            {r.body.length > 180 ? `${r.body.slice(0, 180)}…` : r.body}
-                          </Text>
-                          {r.images.length ? (
-                            <InlineStack gap="100">
-                              {r.images.map((u) => (
-                                <img key={u} src={u} alt="Review photo" width={36} height={36} style={{ objectFit: "cover", borderRadius: 4 }} />
-                              ))}
+                {reviews.map((r, i) => {
+                  const actions = <ReviewActions review={r} onConfirm={(intent) => setConfirm({ intent, review: r })} onEdit={() => setEditing(r)} />;
+                  return (
+                    <IndexTable.Row id={r.id} key={r.id} position={i}>
+                      {smDown ? (
+                        <Box padding="300">
+                          <BlockStack gap="200">
+                            <InlineStack align="space-between" blockAlign="start" gap="200" wrap={false}>
+                              <ReviewSummary review={r} />
+                              <Badge tone={STATUS_BADGE[r.status]?.tone}>{STATUS_BADGE[r.status]?.label ?? r.status}</Badge>
                             </InlineStack>
-                          ) : null}
-                        </BlockStack>
-                      </div>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <BlockStack gap="050">
-                        <Text as="span">{r.name}</Text>
-                        {r.email ? (
-                          <Text as="span" variant="bodySm" tone="subdued">
-                            {r.email}
-                          </Text>
-                        ) : null}
-                        {r.verified_buyer ? <Badge tone="info">Verified buyer</Badge> : null}
-                      </BlockStack>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{dateLabel(r.created_at)}</IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Badge tone={STATUS_BADGE[r.status]?.tone}>{STATUS_BADGE[r.status]?.label ?? r.status}</Badge>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <InlineStack gap="200" wrap={false}>
-                        {r.allowed_actions.includes("publish") ? (
-                          <Button size="slim" variant="primary" onClick={() => setConfirm({ intent: "publish", review: r })} accessibilityLabel={`Publish the review by ${r.name}`}>
-                            Publish
-                          </Button>
-                        ) : null}
-                        {r.allowed_actions.includes("reject") ? (
-                          <Button size="slim" onClick={() => setConfirm({ intent: "reject", review: r })} accessibilityLabel={`Reject the review by ${r.name}`}>
-                            Reject
-                          </Button>
-                        ) : null}
-                        <Button size="slim" onClick={() => setEditing(r)} accessibilityLabel={`Edit the review by ${r.name}`}>
-                          Edit
-                        </Button>
-                        <Button size="slim" tone="critical" variant="plain" onClick={() => setConfirm({ intent: "delete", review: r })} accessibilityLabel={`Delete the review by ${r.name}`}>
-                          Delete
-                        </Button>
-                      </InlineStack>
-                    </IndexTable.Cell>
-                  </IndexTable.Row>
-                ))}
+                            <ReviewAuthor review={r} />
+                            {actions}
+                          </BlockStack>
+                        </Box>
+                      ) : (
+                        <>
+                          <IndexTable.Cell>
+                            <ReviewSummary review={r} />
+                          </IndexTable.Cell>
+                          <IndexTable.Cell>
+                            <ReviewAuthor review={r} />
+                          </IndexTable.Cell>
+                          <IndexTable.Cell>
+                            <Badge tone={STATUS_BADGE[r.status]?.tone}>{STATUS_BADGE[r.status]?.label ?? r.status}</Badge>
+                          </IndexTable.Cell>
+                          <IndexTable.Cell>{actions}</IndexTable.Cell>
+                        </>
+                      )}
+                    </IndexTable.Row>
+                  );
+                })}
               </IndexTable>
               {total > PAGE ? (
                 <Box padding="300">
@@ -318,12 +278,12 @@ export default function Reviews() {
             </Card>
           </BlockStack>
         </Layout.Section>
-        <Layout.Section variant="oneThird">
+        <Layout.Section>
           <SectionCard title="Ratings of published reviews">
             <Text as="p" tone="subdued">
               {overall.count ? `${overall.average.toFixed(2)} out of 5 from ${overall.count.toLocaleString("en")} reviews` : "No published review yet."}
             </Text>
-            <div data-testid="rating-chart">
+            <div data-testid="rating-chart" style={{ maxWidth: 640 }}>
               <BarChart data={(["5", "4", "3", "2", "1"] as const).map((k) => ({ label: `${k} star${k === "1" ? "" : "s"}`, value: overall.distribution[k] }))} />
             </div>
           </SectionCard>
@@ -333,6 +293,99 @@ export default function Reviews() {
       {editingRow ? <EditReviewModal review={editingRow} onClose={() => setEditing(null)} onDone={setNotice} /> : null}
       {creating ? <CreateReviewModal onClose={() => setCreating(false)} onDone={setNotice} /> : null}
     </Page>
+  );
+}
+
+/**
+ * The review as the table's first column: the product (thumbnail and title), the stars, the title
+ * and the text (shortened), the photos. It wraps (IndexTable cells do not by default), so the
+ * table fits the page instead of pushing the actions out of view.
+ */
+function ReviewSummary({ review: r }: { review: Row }) {
+  return (
+    <div style={{ minWidth: 220, maxWidth: 520, whiteSpace: "normal", overflowWrap: "anywhere" }} data-testid="review-row" data-review-id={r.id}>
+      <BlockStack gap="150">
+        <InlineStack gap="200" blockAlign="center" wrap={false}>
+          <ProductThumb url={r.product?.image_url} alt={r.product?.title ?? "Product"} size={32} />
+          <Text as="span" variant="bodySm" tone="subdued" truncate>
+            {r.product?.title ?? r.product_id}
+          </Text>
+        </InlineStack>
+        <span aria-label={`${r.rating} out of 5 stars`} style={{ color: "#b98900", whiteSpace: "nowrap" }}>
+          {stars(r.rating)}
+        </span>
+        {r.title ? (
+          <Text as="span" fontWeight="semibold">
+            {r.title}
+          </Text>
+        ) : null}
+        <Text as="span" variant="bodySm">
+          {r.body.length > 180 ? `${r.body.slice(0, 180)}…` : r.body}
+        </Text>
+        {r.images.length ? (
+          <InlineStack gap="100">
+            {r.images.map((u) => (
+              <img key={u} src={u} alt="Review photo" width={36} height={36} style={{ objectFit: "cover", borderRadius: 4 }} />
+            ))}
+          </InlineStack>
+        ) : null}
+      </BlockStack>
+    </div>
+  );
+}
+
+/** Who wrote it and when: the name, the email (shortened on narrow columns), a verified-buyer badge, the date. */
+function ReviewAuthor({ review: r }: { review: Row }) {
+  return (
+    <div style={{ maxWidth: 200, whiteSpace: "normal", overflowWrap: "anywhere" }}>
+      <BlockStack gap="050">
+        <Text as="span">{r.name}</Text>
+        {r.email ? (
+          <Text as="span" variant="bodySm" tone="subdued">
+            {r.email}
+          </Text>
+        ) : null}
+        <Text as="span" variant="bodySm" tone="subdued">
+          {dateLabel(r.created_at)}
+        </Text>
+        {r.verified_buyer ? (
+          <span>
+            <Badge tone="info">Verified buyer</Badge>
+          </span>
+        ) : null}
+      </BlockStack>
+    </div>
+  );
+}
+
+/** Publish and Reject (when the review's status allows them) on one line, Edit and Delete under them. */
+function ReviewActions({ review: r, onConfirm, onEdit }: { review: Row; onConfirm: (intent: Confirm["intent"]) => void; onEdit: () => void }) {
+  const moderation = r.allowed_actions.includes("publish") || r.allowed_actions.includes("reject");
+  return (
+    <BlockStack gap="200" inlineAlign="end">
+      {moderation ? (
+        <InlineStack gap="200" wrap={false}>
+          {r.allowed_actions.includes("publish") ? (
+            <Button size="slim" variant="primary" onClick={() => onConfirm("publish")} accessibilityLabel={`Publish the review by ${r.name}`}>
+              Publish
+            </Button>
+          ) : null}
+          {r.allowed_actions.includes("reject") ? (
+            <Button size="slim" onClick={() => onConfirm("reject")} accessibilityLabel={`Reject the review by ${r.name}`}>
+              Reject
+            </Button>
+          ) : null}
+        </InlineStack>
+      ) : null}
+      <InlineStack gap="300" wrap={false}>
+        <Button variant="plain" onClick={onEdit} accessibilityLabel={`Edit the review by ${r.name}`}>
+          Edit
+        </Button>
+        <Button tone="critical" variant="plain" onClick={() => onConfirm("delete")} accessibilityLabel={`Delete the review by ${r.name}`}>
+          Delete
+        </Button>
+      </InlineStack>
+    </BlockStack>
   );
 }
 

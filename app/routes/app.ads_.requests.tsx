@@ -6,7 +6,7 @@
  * ads.manage only.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Box, Card, IndexTable, InlineStack, Layout, Page, Text, Thumbnail } from "@shopify/polaris";
 import { AdRequestsQuery } from "~/contract/product-ad-requests";
 import { getAppContext } from "~/context.server";
@@ -18,6 +18,7 @@ import { dayText, moneyText, REQUEST_STATUS_LABEL, REQUEST_TABS, requestTabOf } 
 import { countAdRequests, listAdRequests } from "~/services/product-ads/requests.server";
 import { TabbedVendorFilters } from "~/components/admin/ads/TabbedVendorFilters";
 import { cursorParams, CursorFooter } from "~/components/admin/CursorFooter";
+import { RowLink } from "~/components/admin/LinkedTitle";
 import { thumbnailUrl } from "~/client/images";
 
 const PLACEHOLDER = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1 1'/%3E";
@@ -90,12 +91,10 @@ export default function AdRequestsPage() {
                       <InlineStack gap="200" blockAlign="center" wrap={false}>
                         <Thumbnail size="small" source={first?.featuredImage?.url ? thumbnailUrl(first.featuredImage.url) : PLACEHOLDER} alt={first?.title ?? ""} />
                         <BlockStack gap="050">
-                          <Link to={`/app/ads/requests/${encodeURIComponent(r.id)}`} data-testid="request-link">
-                            <Text as="span" fontWeight="semibold">
-                              {first ? first.title : "Products removed"}
-                              {r.products.length > 1 ? ` + ${r.products.length - 1} more` : ""}
-                            </Text>
-                          </Link>
+                          <RowLink to={`/app/ads/requests/${encodeURIComponent(r.id)}`} testId="request-link" primary>
+                            {first ? first.title : "Products removed"}
+                            {r.products.length > 1 ? ` + ${r.products.length - 1} more` : ""}
+                          </RowLink>
                           <div style={{ maxWidth: "18rem" }} title={r.brief}>
                             <Text as="span" tone="subdued" variant="bodySm" truncate>
                               {r.brief}

@@ -22,6 +22,7 @@ import {
   GENDER_LABEL,
   GENDER_OPTIONS,
   LinkedTitle,
+  StopRowClick,
   ListOrDetail,
   PagedFooter,
   PageChartSection,
@@ -165,7 +166,7 @@ function CollectionsList() {
               {list.collections.map((c, i) => (
                 <IndexTable.Row id={c.id} key={c.id} position={i}>
                   <IndexTable.Cell>
-                    <LinkedTitle to={`/app/collections/${c.id}`} testId="collection-link" title={c.title} details={`${c.handle}${c.partner_id ? " · partner" : ""}`} />
+                    <LinkedTitle to={`/app/collections/${c.id}`} testId="collection-link" title={c.title} details={`${c.handle}${c.partner_id ? " · partner" : ""}`} primary />
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <PublicationBadge status={c.status} />
@@ -182,7 +183,9 @@ function CollectionsList() {
                     </Text>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
-                    <FeaturedToggle row={c} />
+                    <StopRowClick>
+                      <FeaturedToggle row={c} />
+                    </StopRowClick>
                   </IndexTable.Cell>
                 </IndexTable.Row>
               ))}

@@ -4,7 +4,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Badge, BlockStack, Card, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { dropsEndpoints } from "~/contract/drops";
@@ -13,7 +13,7 @@ import type { ActionResult } from "~/lib/admin-list";
 import { answerRefusals, invalidInput, isoOrNull as iso, utcFromLocalInput } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createDrop, listDrops } from "~/services/drops.server";
-import { DropStatusBadge, FormModal, StatusTabs } from "~/components/admin";
+import { DropStatusBadge, FormModal, RowLink, StatusTabs } from "~/components/admin";
 import { formOf } from "~/lib/body-limit.server";
 
 const TABS = [
@@ -110,11 +110,9 @@ export default function Drops() {
                             {d.scheduled_publish_date ? dayLabel(d.scheduled_publish_date) : "—"}
                           </Text>
                         </div>
-                        <Link to={`/app/drops/${d.id}`} data-testid="drop-link">
-                          <Text as="span" fontWeight="semibold">
-                            {d.name}
-                          </Text>
-                        </Link>
+                        <RowLink to={`/app/drops/${d.id}`} testId="drop-link">
+                          {d.name}
+                        </RowLink>
                       </InlineStack>
                       <InlineStack gap="200" blockAlign="center">
                         <Text as="span" tone="subdued">

@@ -11,7 +11,7 @@
  * downloads the PDF.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Card, ChoiceList, Filters, IndexTable, InlineStack, Layout, Page, Pagination, Text, TextField, useIndexResourceState } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { adminOrdersEndpoints, FINANCIAL_STATUSES } from "~/contract/admin-orders";
@@ -23,7 +23,7 @@ import { answerRefusals, issuesMessage, refusalOf } from "~/lib/admin-route.serv
 import { formOf } from "~/lib/body-limit.server";
 import { listAdminOrders } from "~/services/orders/admin-orders.server";
 import { bulkSetAdminItemStatus } from "~/services/orders/admin-orders-bulk.server";
-import { StatusTabs, useFetcherResult, useListParams, useQueryParam } from "~/components/admin";
+import { RowLink, StatusTabs, useFetcherResult, useListParams, useQueryParam } from "~/components/admin";
 import { financialTone, fulfillmentTone, humanStatus, money, ORDER_TABS, tabFilters, type OrderTab } from "~/lib/admin-orders-view";
 
 /** The cursors of the pages before this one, newest last, so that "Previous" can go back without a backwards cursor. */
@@ -314,11 +314,9 @@ export default function OrdersPage() {
               {data.orders.map((o, i) => (
                 <IndexTable.Row id={o.id} key={o.id} position={i} selected={selectedResources.includes(o.id)}>
                   <IndexTable.Cell>
-                    <Link to={`/app/orders/${encodeURIComponent(o.id)}`} data-testid="order-link" data-primary-link onClick={(e) => e.stopPropagation()}>
-                      <Text as="span" fontWeight="semibold">
-                        {o.name}
-                      </Text>
-                    </Link>
+                    <RowLink to={`/app/orders/${encodeURIComponent(o.id)}`} testId="order-link" primary>
+                      {o.name}
+                    </RowLink>
                   </IndexTable.Cell>
                   <IndexTable.Cell>{new Date(o.created_at).toLocaleString("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })}</IndexTable.Cell>
                   <IndexTable.Cell>{o.customer.name ?? o.customer.email ?? "No customer"}</IndexTable.Cell>

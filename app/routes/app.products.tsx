@@ -5,7 +5,7 @@
  * Same services as /api/products and /api/shopify/companion.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
+import { useFetcher, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Card, ChoiceList, Filters, IndexTable, InlineStack, Layout, Page, ProgressBar, Select, Text, Thumbnail } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { z } from "zod";
@@ -17,7 +17,7 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { adminListProducts, adminProductFilterOptions, enqueueInventorySync, getInventoryJob, type AdminProductSort } from "~/services/catalog.server";
 import { companionStatusCounts } from "~/services/companion.server";
 import { listParam, parseListParams, rangeLabel } from "~/lib/admin-list";
-import { ActionBannerSection, GENDER_LABEL, ListFooter, useListParams, useQueryParam } from "~/components/admin";
+import { ActionBannerSection, GENDER_LABEL, ListFooter, RowLink, useListParams, useQueryParam } from "~/components/admin";
 import { ChartCard } from "~/components/admin/ChartCard";
 import { formOf } from "~/lib/body-limit.server";
 import { thumbnailUrl } from "~/client/images";
@@ -233,11 +233,9 @@ function ProductsList() {
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <BlockStack gap="050">
-                      <Link to={`/app/products/${encodeURIComponent(p.id)}`} data-testid="product-link">
-                        <Text as="span" fontWeight="semibold">
-                          {p.title}
-                        </Text>
-                      </Link>
+                      <RowLink to={`/app/products/${encodeURIComponent(p.id)}`} testId="product-link" primary>
+                        {p.title}
+                      </RowLink>
                       <Text as="span" tone="subdued" variant="bodySm">
                         {p.productType || "—"} · {p.variantCount} variants
                       </Text>

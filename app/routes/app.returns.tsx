@@ -6,7 +6,7 @@
  * through the same services and zod schemas as /api/returns/admin; returns.manage only.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Box, Button, Card, Filters, IndexTable, InlineStack, Layout, Page, Pagination, Text } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { adminReturnsEndpoints } from "~/contract/admin-returns";
@@ -18,7 +18,7 @@ import { requireAdmin } from "~/lib/staff-auth.server";
 import { staffError } from "~/lib/staff-errors";
 import { formOf } from "~/lib/body-limit.server";
 import { approveReturnRequest, declineReturnRequest, listAdminReturnRequests, listAdminReturns } from "~/services/returns/admin-returns.server";
-import { ActionBannerSection, StatusTabs, useIntentFetcher, useListParams, useQueryParam } from "~/components/admin";
+import { ActionBannerSection, RowLink, StatusTabs, useIntentFetcher, useListParams, useQueryParam } from "~/components/admin";
 import { money } from "~/lib/admin-orders-view";
 import { RETURN_STATUS_LABEL, RETURN_TABS, returnTabOf, returnTone } from "~/lib/admin-returns-view";
 import { DeclineRequestModal } from "~/components/admin/DeclineRequestModal";
@@ -184,11 +184,9 @@ export default function ReturnsPage() {
                   <IndexTable.Row id={r.id} key={r.id} position={i}>
                     <IndexTable.Cell>
                       {r.return_id ? (
-                        <Link to={`/app/returns/${encodeURIComponent(r.return_id)}`} data-testid="request-link">
-                          <Text as="span" fontWeight="semibold">
-                            {r.order.name}
-                          </Text>
-                        </Link>
+                        <RowLink to={`/app/returns/${encodeURIComponent(r.return_id)}`} testId="request-link">
+                          {r.order.name}
+                        </RowLink>
                       ) : (
                         <Text as="span" fontWeight="semibold">
                           {r.order.name}
@@ -238,11 +236,9 @@ export default function ReturnsPage() {
                 {data.returns.map((r, i) => (
                   <IndexTable.Row id={r.id} key={r.id} position={i}>
                     <IndexTable.Cell>
-                      <Link to={`/app/returns/${encodeURIComponent(r.id)}`} data-testid="return-link">
-                        <Text as="span" fontWeight="semibold">
-                          {r.order.name}
-                        </Text>
-                      </Link>
+                      <RowLink to={`/app/returns/${encodeURIComponent(r.id)}`} testId="return-link" primary>
+                        {r.order.name}
+                      </RowLink>
                     </IndexTable.Cell>
                     <IndexTable.Cell>
                       <InlineStack gap="100" wrap={false}>

@@ -22,6 +22,7 @@ import {
   GENDER_LABEL,
   GENDER_OPTIONS,
   LinkedTitle,
+  StopRowClick,
   ListOrDetail,
   PagedFooter,
   PageChartSection,
@@ -182,7 +183,7 @@ function StoresList() {
               {list.stores.map((s, i) => (
                 <IndexTable.Row id={s.id} key={s.id} position={i}>
                   <IndexTable.Cell>
-                    <LinkedTitle to={`/app/stores/${s.id}`} testId="store-link" title={s.name} />
+                    <LinkedTitle to={`/app/stores/${s.id}`} testId="store-link" title={s.name} primary />
                   </IndexTable.Cell>
                   <IndexTable.Cell>{s.handle}</IndexTable.Cell>
                   <IndexTable.Cell>
@@ -200,14 +201,16 @@ function StoresList() {
                     </Text>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
-                    <InlineStack gap="200" wrap={false}>
-                      <Button size="slim" onClick={() => setEditing(s)} accessibilityLabel={`Edit ${s.name}`}>
-                        Edit
-                      </Button>
-                      <Button size="slim" tone="critical" variant="plain" onClick={() => setDeleting(s)} accessibilityLabel={`Delete ${s.name}`}>
-                        Delete
-                      </Button>
-                    </InlineStack>
+                    <StopRowClick>
+                      <InlineStack gap="200" wrap={false}>
+                        <Button size="slim" onClick={() => setEditing(s)} accessibilityLabel={`Edit ${s.name}`}>
+                          Edit
+                        </Button>
+                        <Button size="slim" tone="critical" variant="plain" onClick={() => setDeleting(s)} accessibilityLabel={`Delete ${s.name}`}>
+                          Delete
+                        </Button>
+                      </InlineStack>
+                    </StopRowClick>
                   </IndexTable.Cell>
                 </IndexTable.Row>
               ))}

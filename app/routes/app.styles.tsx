@@ -4,7 +4,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, Card, Checkbox, IndexTable, InlineStack, Layout, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
@@ -16,7 +16,7 @@ import { answerRefusals, invalidInput } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { categorisationQueue, createStyle, listStyles } from "~/services/styles.server";
 import { BarChart } from "~/components/BarChart";
-import { CategorisationBadge, FormModal, SectionCard, TargetGenderSelect } from "~/components/admin";
+import { CategorisationBadge, FormModal, RowLink, SectionCard, TargetGenderSelect } from "~/components/admin";
 import { formOf } from "~/lib/body-limit.server";
 
 const PAGE = 20;
@@ -128,11 +128,9 @@ export default function Styles() {
                 <IndexTable.Row id={s.id} key={s.id} position={i}>
                   <IndexTable.Cell>
                     <InlineStack gap="200" blockAlign="center">
-                      <Link to={`/app/styles/${s.id}`} data-testid="style-link">
-                        <Text as="span" fontWeight="semibold">
-                          {s.name}
-                        </Text>
-                      </Link>
+                      <RowLink to={`/app/styles/${s.id}`} testId="style-link" primary>
+                        {s.name}
+                      </RowLink>
                       {s.featured ? <Badge tone="success">Featured</Badge> : null}
                     </InlineStack>
                     <Text as="p" tone="subdued" variant="bodySm">
@@ -184,7 +182,9 @@ export default function Styles() {
               ) : (
                 queue.styles.map((s) => (
                   <InlineStack key={s.id} align="space-between">
-                    <Link to={`/app/styles/${s.id}`}>{s.name}</Link>
+                    <RowLink to={`/app/styles/${s.id}`} fontWeight="medium">
+                      {s.name}
+                    </RowLink>
                     <CategorisationBadge status={s.status} />
                   </InlineStack>
                 ))

@@ -69,7 +69,7 @@ export default function VendorsRoute() {
               {items.map((v, i) => (
                 <IndexTable.Row id={v.id} key={v.id} position={i}>
                   <IndexTable.Cell>
-                    <LinkedTitle to={`/app/vendors/${encodeURIComponent(v.id)}`} testId="vendor-link" title={v.name} details={v.handle} />
+                    <LinkedTitle to={`/app/vendors/${encodeURIComponent(v.id)}`} testId="vendor-link" title={v.name} details={v.handle} primary />
                   </IndexTable.Cell>
                   <IndexTable.Cell>{v.email ?? "—"}</IndexTable.Cell>
                   {[`${v.commission_rate}%`, v.storeCount, v.productCounts.active, v.productCounts.draft, v.productCounts.archived].map((value, j) => (

@@ -16,7 +16,7 @@ export { CategorisationBadge, DropStatusBadge } from "./StatusBadges";
 export { TargetGenderSelect } from "./TargetGenderSelect";
 export { useIntentFetcher } from "./useIntentFetcher";
 export { GENDER_LABEL, GENDER_OPTIONS, PublicationBadge, chartLabel } from "./labels";
-export { LinkedTitle, type LinkedTitleProps } from "./LinkedTitle";
+export { LinkedTitle, RowLink, ROW_LINK_STYLE, StopRowClick, type LinkedTitleProps, type RowLinkProps } from "./LinkedTitle";
 export { ListOrDetail, revalidateOnDetailChange } from "./ListOrDetail";
 export { PageChartSection, PagedFooter, type PagedFooterProps } from "./PagedList";
 export { OrderHeader, SortableProducts, useOrderDraft, usePickerSearch, type OrderHeaderProps, type SortableProductsProps } from "./OrderedProducts";

@@ -42,7 +42,7 @@ export function VendorStores({
                 <IndexTable.Row id={s.id} key={s.id} position={i}>
                   <IndexTable.Cell>
                     {storeUrl ? (
-                      <LinkedTitle to={storeUrl(s.id)} testId="vendor-store-name" title={s.name} />
+                      <LinkedTitle to={storeUrl(s.id)} testId="vendor-store-name" title={s.name} primary />
                     ) : (
                       <Text as="span" fontWeight="semibold">
                         <span data-testid="vendor-store-name">{s.name}</span>

@@ -3,8 +3,8 @@
  * the daily chart), the timeline with its feedback thread, and the progress of a background job.
  */
 import { Badge, BlockStack, Box, Card, Grid, IndexTable, InlineStack, ProgressBar, Text, Thumbnail } from "@shopify/polaris";
-import { Link } from "@remix-run/react";
 import { VizChart } from "~/components/admin/VizChart";
+import { RowLink } from "~/components/admin/LinkedTitle";
 import {
   AD_STATUS_LABEL,
   adTone,
@@ -65,11 +65,9 @@ export function AdsTable({ ads, empty, showVendor = true }: { ads: AdRowView[]; 
             <InlineStack gap="200" blockAlign="center" wrap={false}>
               <Thumbnail size="small" source={a.product.image_url ? thumbnailUrl(a.product.image_url) : PLACEHOLDER} alt={a.product.title} />
               <BlockStack gap="050">
-                <Link to={`/app/ads/${encodeURIComponent(a.id)}`} data-testid="ad-link">
-                  <Text as="span" fontWeight="semibold">
-                    {a.headline || "Untitled ad"}
-                  </Text>
-                </Link>
+                <RowLink to={`/app/ads/${encodeURIComponent(a.id)}`} testId="ad-link" primary>
+                  {a.headline || "Untitled ad"}
+                </RowLink>
                 <Text as="span" tone="subdued" variant="bodySm">
                   {a.product.title}
                 </Text>

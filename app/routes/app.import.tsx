@@ -5,10 +5,14 @@
  * counts and a Retry per group, Retry page / Retry all failed, and a link per job to its detail
  * (source payload, created product). Same services and zod schemas as the
  * /api/shopify/admin/products endpoints.
+ *
+ * The target store has no default: the admin chooses it (a submission without one is refused with
+ * the error under the field). After an import, the banner follows its batch: "queued" while its jobs
+ * wait or run, then what became of them once none is left (the poll asks for the batch's counts).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, ChoiceList, Filters, FormLayout, IndexTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Box, Button, Card, ChoiceList, Filters, FormLayout, IndexTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { taobaoImportEndpoints, ImportJobStatusSchema, type ImportJobStatus } from "~/contract/taobao-import";
 import { getAppContext } from "~/context.server";
@@ -18,7 +22,7 @@ import { importErrorGroups, importStoreOptions, retryAllImports, retryImportJob,
 import { BarChart } from "~/components/BarChart";
 import { ImportJobProgress as JobProgress, IMPORT_STEP_LABEL as STEP_LABEL } from "~/components/ImportJobProgress";
 import { listParam, parseListParams, rangeLabel, type ActionResult } from "~/lib/admin-list";
-import { ActionBannerSection, ConfirmModal, ListFooter, StatusTabs, useFetcherResult, useListParams, useQueryParam } from "~/components/admin";
+import { ActionBannerSection, ConfirmModal, ListFooter, RowLink, StatusTabs, useFetcherResult, useListParams, useQueryParam } from "~/components/admin";
 import { formOf } from "~/lib/body-limit.server";
 
 const POLL_MS = 1000;
@@ -46,6 +50,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     const list = await searchImportJobs(ctx, f);
     const errors = await importErrorGroups(ctx.db, { store_id: f.store_id });
     const stores = polling ? [] : await importStoreOptions(ctx.db);
+    // The batch the banner follows (polls after an import): its jobs' counts by status.
+    const batchId = url.searchParams.get("batch");
+    const batch = batchId ? { id: batchId, counts: (await searchImportJobs(ctx, { batch_id: batchId, page: 1, limit: 1 })).counts } : null;
     return {
       now: new Date().toISOString(),
       filters: { status: f.status ?? null, q: f.text ?? "", store: f.store_id ?? "" },
@@ -53,6 +60,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       errors: { ...errors, groups: errors.groups.map((g) => ({ ...g, last_at: iso(g.last_at)! })) },
       stores,
       source: ctx.taobao.kind,
+      batch,
     };
   } catch (e) {
     // A failed poll keeps the page as it is and the next poll tries again.
@@ -82,7 +90,11 @@ function toRow(j: JobViewRow) {
 }
 
 
-export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult> => {
+/** An import's answer names its batch (the banner follows it); a missing store is the store field's error. */
+type ImportResult = { ok: true; message: string; batch: { id: string; queued: number } } | { ok: false; error: string; field: "store_id" };
+const NO_STORE_CHOSEN = "Choose the store to import into";
+
+export const action = async ({ request }: ActionFunctionArgs): Promise<ActionResult | ImportResult> => {
   await requireAdmin(request, "catalog.import");
   const ctx = getAppContext();
   const form = await formOf(request);
@@ -93,6 +105,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
   };
   try {
     if (intent === "import") {
+      if (!s("store_id")) return { ok: false, error: NO_STORE_CHOSEN, field: "store_id" };
       const parsed = taobaoImportEndpoints.taobaoImportSubmit.body.safeParse({ taobao_product_id: s("ids") ?? "", store_id: s("store_id"), page: s("page") });
       if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => i.message).join("; ") };
       const r = await submitImport(ctx, parsed.data);
@@ -104,7 +117,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
       if (r.shop) parts.push(`from page ${r.shop.page} of ${r.shop.page_count} of ${r.shop.shop_name}`);
       if (failed) parts.push(`${failed} refused (see the table)`);
       if (r.duplicates.length) parts.push(`${r.duplicates.length} given twice`);
-      return { ok: true, message: `${parts.join("; ")}.` };
+      return { ok: true, message: `${parts.join("; ")}.`, batch: { id: r.batch_id, queued } };
     }
     if (intent === "retry") {
       const parsed = taobaoImportEndpoints.taobaoImportRetry.params.safeParse({ id: s("jobId") ?? "" });
@@ -157,27 +170,42 @@ export default function ImportPage() {
   // The newest answer wins: the page's own (after an action or a filter change) or the poll's.
   const polled = poll.data && poll.data.now > page.now && poll.data.filters.q === page.filters.q && poll.data.filters.status === page.filters.status && poll.data.filters.store === page.filters.store ? poll.data : null;
   const data: Data = polled ? { ...polled, stores: page.stores } : page;
-  const active = data.list.jobs.some(isActive) || data.list.counts.queued + data.list.counts.running > 0;
   const [notice, setNotice] = useState<ActionResult | null>(null);
+  // The last import's batch while the banner tells about it: followed until none of its jobs is left to run.
+  const [batch, setBatch] = useState<FollowedBatch | null>(null);
+  const batchRunning = batch !== null && batch.done === null;
+  const active = data.list.jobs.some(isActive) || data.list.counts.queued + data.list.counts.running > 0 || batchRunning;
   const [confirmAll, setConfirmAll] = useState(false);
   const query = useQueryParam(page.filters.q, setParam);
   const bulk = useFetcher<typeof action>({ key: "import-bulk" });
 
   const pollRef = useRef(poll);
   pollRef.current = poll;
+  const followed = batchRunning ? batch.id : null;
   useEffect(() => {
     if (!active) return;
     const t = setInterval(() => {
       if (pollRef.current.state === "idle") {
         const params = new URLSearchParams(searchParams);
         params.set("poll", "1");
+        if (followed) params.set("batch", followed);
         pollRef.current.load(`/app/import?${params}`);
       }
     }, POLL_MS);
     return () => clearInterval(t);
-  }, [active, searchParams]);
-  useFetcherResult(bulk, setNotice, { whenIdle: false });
-  const onResult = useCallback((r: ActionResult) => setNotice(r), []);
+  }, [active, searchParams, followed]);
+  // The followed batch's jobs have all finished: the banner says what became of them.
+  const polledBatch = poll.data?.batch;
+  useEffect(() => {
+    if (!polledBatch || !batch || batch.done || polledBatch.id !== batch.id) return;
+    const c = polledBatch.counts;
+    if (c.queued + c.running === 0) setBatch({ ...batch, done: { completed: c.completed, failed: c.failed } });
+  }, [polledBatch, batch]);
+  const onResult = useCallback((r: ActionResult | ImportResult) => {
+    setNotice(r);
+    setBatch(r.ok && "batch" in r ? { id: r.batch.id, message: r.message, done: null } : null);
+  }, []);
+  useFetcherResult(bulk, onResult, { whenIdle: false });
 
   const { list, errors } = data;
   const countOf = (id: ImportJobStatus | "all") => (id === "all" ? list.counts.queued + list.counts.running + list.counts.completed + list.counts.failed : list.counts[id]);
@@ -192,7 +220,19 @@ export default function ImportPage() {
       secondaryActions={[{ content: "Retry failed on this page", disabled: failedOnPage === 0, onAction: () => bulk.submit({ intent: "retry-page" }, { method: "post", action: `/app/import?${searchParams}` }) }]}
     >
       <Layout>
-        <ActionBannerSection result={notice} testId="import-notice" onDismiss={() => setNotice(null)} />
+        {batch ? (
+          <Layout.Section>
+            <BatchBanner
+              batch={batch}
+              onDismiss={() => {
+                setBatch(null);
+                setNotice(null);
+              }}
+            />
+          </Layout.Section>
+        ) : (
+          <ActionBannerSection result={notice} testId="import-notice" onDismiss={() => setNotice(null)} />
+        )}
         <Layout.Section>
           <ImportForm stores={page.stores} onResult={onResult} />
         </Layout.Section>
@@ -268,11 +308,9 @@ export default function ImportPage() {
                 <IndexTable.Row id={j.id} key={j.id} position={i}>
                   <IndexTable.Cell>
                     <BlockStack gap="050">
-                      <Link to={`/app/import/${j.id}`} data-testid="import-job-link">
-                        <Text as="span" fontWeight="semibold">
-                          {j.taobaoId}
-                        </Text>
-                      </Link>
+                      <RowLink to={`/app/import/${j.id}`} testId="import-job-link">
+                        {j.taobaoId}
+                      </RowLink>
                       <Text as="span" tone="subdued" variant="bodySm">
                         {new Date(j.createdAt).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" })}
                       </Text>
@@ -293,7 +331,9 @@ export default function ImportPage() {
                     <div style={{ maxWidth: 360, whiteSpace: "normal" }}>
                       {j.status === "completed" && j.productId ? (
                         <BlockStack gap="050">
-                          <Link to={`/app/products/${encodeURIComponent(j.productId)}`}>{j.title ?? "Product"}</Link>
+                          <RowLink to={`/app/products/${encodeURIComponent(j.productId)}`} fontWeight="medium">
+                            {j.title ?? "Product"}
+                          </RowLink>
                           <Text as="span" tone="subdued" variant="bodySm">
                             {j.action === "updated" ? "Updated (imported before)" : "Created"}
                           </Text>
@@ -362,14 +402,20 @@ export default function ImportPage() {
   );
 }
 
-function ImportForm({ stores, onResult }: { stores: { id: string; name: string }[]; onResult: (r: ActionResult) => void }) {
+function ImportForm({ stores, onResult }: { stores: { id: string; name: string }[]; onResult: (r: ActionResult | ImportResult) => void }) {
   const fetcher = useFetcher<typeof action>({ key: "import-submit" });
   const [ids, setIds] = useState("");
-  const [store, setStore] = useState(stores[0]?.id ?? "");
+  // No default store: importing into the wrong store by accident is worse than one more choice.
+  const [store, setStore] = useState("");
+  const [storeError, setStoreError] = useState<string | null>(null);
   const [pageNo, setPageNo] = useState("");
   useFetcherResult(
     fetcher,
     (r) => {
+      if (!r.ok && "field" in r) {
+        setStoreError(r.error);
+        return;
+      }
       onResult(r);
       if (r.ok) setIds("");
     },
@@ -378,7 +424,14 @@ function ImportForm({ stores, onResult }: { stores: { id: string; name: string }
   const isShop = /shop/i.test(ids);
   return (
     <Card>
-      <fetcher.Form method="post">
+      <fetcher.Form
+        method="post"
+        onSubmit={(e) => {
+          if (store) return;
+          e.preventDefault();
+          setStoreError(NO_STORE_CHOSEN);
+        }}
+      >
         <input type="hidden" name="intent" value="import" />
         <FormLayout>
           <Text as="h2" variant="headingMd">
@@ -395,11 +448,23 @@ function ImportForm({ stores, onResult }: { stores: { id: string; name: string }
             helpText="One id, several (separated by commas, spaces or new lines, up to 100), or one shop (shop:<id> or its URL) to import a page of its items. An item imported before is updated."
           />
           <FormLayout.Group>
-            <Select label="Target store" name="store_id" options={stores.map((s) => ({ label: s.name, value: s.id }))} value={store} onChange={setStore} />
+            <Select
+              label="Target store"
+              name="store_id"
+              placeholder="Choose a store"
+              options={stores.map((s) => ({ label: s.name, value: s.id }))}
+              value={store}
+              onChange={(v) => {
+                setStore(v);
+                setStoreError(null);
+              }}
+              error={storeError ?? undefined}
+              helpText={storeError ? undefined : "The store the imported products are added to."}
+            />
             <TextField label="Shop page" name="page" type="number" min={1} value={pageNo} onChange={setPageNo} autoComplete="off" disabled={!isShop} helpText="For a shop: which page of its items (from 1)." />
           </FormLayout.Group>
           <InlineStack align="end">
-            <Button submit variant="primary" loading={fetcher.state !== "idle"} disabled={!ids.trim() || !store}>
+            <Button submit variant="primary" loading={fetcher.state !== "idle"} disabled={!ids.trim()}>
               Import
             </Button>
           </InlineStack>
@@ -409,7 +474,7 @@ function ImportForm({ stores, onResult }: { stores: { id: string; name: string }
   );
 }
 
-function RetryButton({ job, onResult }: { job: Row; onResult: (r: ActionResult) => void }) {
+function RetryButton({ job, onResult }: { job: Row; onResult: (r: ActionResult | ImportResult) => void }) {
   const fetcher = useFetcher<typeof action>({ key: `import-retry:${job.id}` });
   useFetcherResult(fetcher, onResult, { whenIdle: false });
   return (
@@ -419,7 +484,7 @@ function RetryButton({ job, onResult }: { job: Row; onResult: (r: ActionResult) 
   );
 }
 
-function ErrorGroup({ group, storeId, onResult }: { group: Data["errors"]["groups"][number]; storeId: string; onResult: (r: ActionResult) => void }) {
+function ErrorGroup({ group, storeId, onResult }: { group: Data["errors"]["groups"][number]; storeId: string; onResult: (r: ActionResult | ImportResult) => void }) {
   const fetcher = useFetcher<typeof action>({ key: `import-retry-message:${group.message}` });
   useFetcherResult(fetcher, onResult, { whenIdle: false });
   return (
@@ -439,5 +504,39 @@ function ErrorGroup({ group, storeId, onResult }: { group: Data["errors"]["group
         </Button>
       </InlineStack>
     </div>
+  );
+}
+
+interface FollowedBatch {
+  id: string;
+  /** The import's answer ("3 items queued for import."). */
+  message: string;
+  /** Once none of its jobs is queued or running: how many completed and failed. */
+  done: { completed: number; failed: number } | null;
+}
+
+const jobsText = (n: number) => `${n} ${n === 1 ? "job" : "jobs"}`;
+
+/** The import's banner: queued (the table shows the progress), then finished with its outcome. */
+function BatchBanner({ batch, onDismiss }: { batch: FollowedBatch; onDismiss: () => void }) {
+  if (!batch.done) {
+    return (
+      <Banner tone="info" onDismiss={onDismiss}>
+        <span data-testid="import-notice" data-batch-state="running">
+          {batch.message} The table shows each job's progress.
+        </span>
+      </Banner>
+    );
+  }
+  const { completed, failed } = batch.done;
+  const text = failed
+    ? `Import finished: ${completed} imported, ${jobsText(failed)} failed (see the errors below).`
+    : `Import finished: ${completed} ${completed === 1 ? "item" : "items"} imported.`;
+  return (
+    <Banner tone={failed ? "warning" : "success"} onDismiss={onDismiss}>
+      <span data-testid="import-notice" data-batch-state="finished">
+        {text}
+      </span>
+    </Banner>
   );
 }

@@ -121,7 +121,12 @@ describe("an empty page", () => {
 
 describe("the import form", () => {
   it("imports one id: queued at 0 %, then completed with the created product", async () => {
-    expect(await act({ intent: "import", ids: DEMO_ITEM, store_id: stores.menswear.id })).toEqual({ ok: true, message: "1 item queued for import." });
+    const submitted = await act({ intent: "import", ids: DEMO_ITEM, store_id: stores.menswear.id });
+    expect(submitted).toEqual({ ok: true, message: "1 item queued for import.", batch: { id: expect.any(String), queued: 1 } });
+    const batchId = submitted.ok && "batch" in submitted ? submitted.batch.id : "";
+    // The banner follows the batch through the poll: its counts by status, until nothing is left to run.
+    expect((await load(`?poll=1&batch=${batchId}`)).batch).toEqual({ id: batchId, counts: { queued: 1, running: 0, completed: 0, failed: 0 } });
+    expect((await load()).batch).toBeNull();
     const queued = await load();
     expect(queued.list.counts).toEqual({ queued: 1, running: 0, completed: 0, failed: 0 });
     expect(queued.list.jobs).toEqual([
@@ -146,13 +151,14 @@ describe("the import form", () => {
     expect(JSON.parse(JSON.stringify(queued))).toEqual(queued);
 
     expect(await drain()).toBe(1);
+    expect((await load(`?poll=1&batch=${batchId}`)).batch).toEqual({ id: batchId, counts: { queued: 0, running: 0, completed: 1, failed: 0 } });
     const done = await jobOf(DEMO_ITEM);
     expect(done).toMatchObject({ status: "completed", progress: 100, step: "propose", attempts: 1, error: null, title: "Boxy Silk Shirt", action: "created", productId: expect.stringMatching(/^gid:\/\/shopify\/Product\//) });
   });
 
   it("imports several ids given as text, with a broken item, and says which were given twice", async () => {
     const ids = `${SATIN_DRESS}, ${HOODIE}\nhttps://item.taobao.com/item.htm?id=${SATIN_DRESS} ${BROKEN.zeroPrice}`;
-    expect(await act({ intent: "import", ids, store_id: stores.other.id })).toEqual({ ok: true, message: "3 items queued for import; 1 given twice." });
+    expect(await act({ intent: "import", ids, store_id: stores.other.id })).toEqual({ ok: true, message: "3 items queued for import; 1 given twice.", batch: { id: expect.any(String), queued: 3 } });
     expect((await load()).list.counts).toMatchObject({ queued: 3, completed: 1 });
     expect(await drain()).toBe(3);
     expect(await jobOf(SATIN_DRESS)).toMatchObject({ status: "completed", store: "Import Other", action: "created" });
@@ -170,6 +176,7 @@ describe("the import form", () => {
     expect(await act({ intent: "import", ids: `shop:${shop.shop_id}`, page: "2", store_id: stores.other.id })).toEqual({
       ok: true,
       message: `${onPage2} ${onPage2 === 1 ? "item" : "items"} queued for import; from page 2 of ${pages} of ${shop.shop_title}.`,
+      batch: { id: expect.any(String), queued: onPage2 },
     });
     expect(await importJobCount()).toBe(before + onPage2);
     // Not run here (they would take a while): removed with their queue jobs.
@@ -187,7 +194,7 @@ describe("the import form", () => {
   });
 
   it("an item already being imported is refused, the others queued", async () => {
-    expect(await act({ intent: "import", ids: BROKEN.zeroPrice, store_id: stores.menswear.id })).toEqual({ ok: true, message: "1 item queued for import." });
+    expect(await act({ intent: "import", ids: BROKEN.zeroPrice, store_id: stores.menswear.id })).toEqual({ ok: true, message: "1 item queued for import.", batch: { id: expect.any(String), queued: 1 } });
     expect(await act({ intent: "import", ids: BROKEN.zeroPrice, store_id: stores.menswear.id })).toEqual({
       ok: false,
       error: "No item was queued: This Taobao item is already being imported by another job.",
@@ -195,6 +202,7 @@ describe("the import form", () => {
     expect(await act({ intent: "import", ids: `${BROKEN.zeroPrice} ${BROKEN.noSkus}`, store_id: stores.menswear.id })).toEqual({
       ok: true,
       message: "1 item queued for import; 1 refused (see the table).",
+      batch: { id: expect.any(String), queued: 1 },
     });
     expect(await drain()).toBe(2);
     // The same bad item now failed in both stores; no SKUs once.
@@ -209,8 +217,8 @@ describe("the import form", () => {
       [{ ids: "   \n ", store_id: stores.menswear.id }, "taobao_product_id is required"],
       [{ store_id: stores.menswear.id }, "taobao_product_id is required"],
       [{ ids: "123abc, https://example.com/item?id=5", store_id: stores.menswear.id }, "Not a Taobao item id, item URL or shop: 123abc, https://example.com/item?id=5"],
-      [{ ids: DEMO_ITEM }, "store_id or store_name is required"],
-      [{ ids: DEMO_ITEM, store_id: "  " }, "store_id or store_name is required"],
+      [{ ids: DEMO_ITEM }, "Choose the store to import into"],
+      [{ ids: DEMO_ITEM, store_id: "  " }, "Choose the store to import into"],
       [{ ids: Array.from({ length: 101 }, (_, i) => String(720000000000 + i)).join(" "), store_id: stores.menswear.id }, "At most 100 ids at a time"],
       [{ ids: "shop:999999", store_id: stores.menswear.id }, "Taobao shop 999999 was not found"],
       [{ ids: `shop:${DEMO_TAOBAO_CATALOGUE.shops[0].shop_id}`, page: "50", store_id: stores.menswear.id }, `Page 50 of Taobao shop ${DEMO_TAOBAO_CATALOGUE.shops[0].shop_id} has no items`],
@@ -224,6 +232,26 @@ describe("the import form", () => {
     expect(page0.ok).toBe(false);
     expect(await act({ intent: "explode" })).toEqual({ ok: false, error: "Unknown action" });
     expect(await act({})).toEqual({ ok: false, error: "Unknown action" });
+    expect(await importJobCount()).toBe(before);
+  });
+});
+
+describe("the target store", () => {
+  it("has no default: the form asks to choose one (placeholder, no store selected)", async () => {
+    const html = await renderList();
+    const select = html.slice(html.indexOf('name="store_id"') - 2000, html.indexOf('name="store_id"') + 2000);
+    expect(select).toContain("Target store");
+    expect(select).toContain('<option value="" disabled="" selected="">Choose a store</option>');
+    // What the closed select shows: the placeholder, not the first store.
+    expect(select).toMatch(/Polaris-Select__SelectedOption"[^>]*>Choose a store</);
+    expect(select).not.toMatch(/<option value="[^"]+" selected=""/);
+    expect(select).toContain("The store the imported products are added to.");
+  });
+
+  it("a submission without a store is the store field's error and queues nothing", async () => {
+    const before = await importJobCount();
+    expect(await act({ intent: "import", ids: DEMO_ITEM })).toEqual({ ok: false, error: "Choose the store to import into", field: "store_id" });
+    expect(await act({ intent: "import", ids: DEMO_ITEM, store_id: "" })).toEqual({ ok: false, error: "Choose the store to import into", field: "store_id" });
     expect(await importJobCount()).toBe(before);
   });
 });
@@ -318,7 +346,7 @@ describe("the jobs list", () => {
     // Completed jobs: the created product, a full bar, no Retry.
     const completed = await renderList("?status=completed");
     expect(completed).toMatch(new RegExp(`data-testid="import-status-${DEMO_ITEM}"><span[^>]*>(<span[^>]*>[^<]*</span>)*<span[^>]*>Completed<`));
-    expect(completed).toContain(">Boxy Silk Shirt</a>");
+    expect(completed).toContain(">Boxy Silk Shirt</span></a>");
     expect(completed).toContain(`href="/app/products/${encodeURIComponent((await jobOf(DEMO_ITEM)).productId!)}"`);
     expect(completed.match(/<progress[^>]*value="100"/g)).toHaveLength(3);
     expect(completed).not.toMatch(/aria-label="Retry \d+"/);

@@ -1,19 +1,20 @@
 /**
- * One drop: schedule (a future date schedules each product's publishing), details, products
- * (picker with search, remove), notify shoppers (active users or chosen emails) with the result
- * in a banner, cancel / reopen / unschedule, delete with confirmation. Times are in UTC.
+ * One drop: schedule (a future date holds the products not live yet; with "hold back live
+ * products" the live ones too — docs/drops.md), Publish now, details (teaser for shoppers),
+ * products (picker with search, remove), notify shoppers (active users or chosen emails) with the
+ * result in a banner, cancel / reopen / unschedule, delete with confirmation. Times are in UTC.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { BlockStack, Button, ChoiceList, FormLayout, InlineStack, Layout, Page, Pagination, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Checkbox, ChoiceList, FormLayout, InlineStack, Layout, Page, Pagination, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { dropsEndpoints } from "~/contract/drops";
 import { getAppContext } from "~/context.server";
 import type { ActionResult } from "~/lib/admin-list";
 import { answerRefusals, invalidInput, isoOrNull as iso, orNotFound, productPickerResults, utcFromLocalInput } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
-import { deleteDrop, dropCompanions, getDrop, notifyDrop, setDropProducts, setScheduledPublishDate, updateDrop } from "~/services/drops.server";
+import { deleteDrop, dropCompanions, getDrop, heldProductCount, notifyDrop, publishDropNow, setDropProducts, setScheduledPublishDate, updateDrop } from "~/services/drops.server";
 import { CatalogueProductPicker } from "~/components/CatalogueProductPicker";
 import { ActionBannerSection, ConfirmModal, CuratedProductRow, DropStatusBadge, SectionCard, useIntentFetcher } from "~/components/admin";
 import { formOf } from "~/lib/body-limit.server";
@@ -57,11 +58,27 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
         const parsed = dropsEndpoints.dropsUpdate.body.safeParse({
           name: form.get("name"),
           description: String(form.get("description") ?? "") || null,
+          teaser: String(form.get("teaser") ?? "") || null,
           image_url: String(form.get("image_url") ?? "") || null,
         });
         if (!parsed.success) return invalidInput(parsed.error);
         await updateDrop(ctx, id, parsed.data);
         return { ok: true, message: "Drop saved." };
+      }
+      case "hold-back": {
+        const parsed = dropsEndpoints.dropsUpdate.body.safeParse({ name: form.get("name"), hold_back_live: form.get("hold_back_live") === "true" });
+        if (!parsed.success) return invalidInput(parsed.error);
+        const d = await updateDrop(ctx, id, parsed.data);
+        return {
+          ok: true,
+          message: d.hold_back_live
+            ? `Live products are held back until the drop${d.status === "scheduled" ? "; they are hidden until then." : " (once it has a date)."}`
+            : "Live products stay live.",
+        };
+      }
+      case "publish-now": {
+        const d = await publishDropNow(ctx, id);
+        return { ok: true, message: `Published now; ${d.product_count} product${d.product_count === 1 ? " is" : "s are"} live.` };
       }
       case "status": {
         const parsed = dropsEndpoints.dropsUpdate.body.safeParse({ name: form.get("name"), status: form.get("status") });
@@ -70,7 +87,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
         return {
           ok: true,
           message:
-            d.status === "cancelled" ? "Drop cancelled; its products' scheduled publishing was withdrawn." : d.status === "scheduled" ? "Drop reopened and scheduled again." : "Drop is a draft again.",
+            d.status === "cancelled" ? "Drop cancelled; its products are back as they were before it." : d.status === "scheduled" ? "Drop reopened and scheduled again." : "Drop is a draft again.",
         };
       }
       case "schedule": {
@@ -78,11 +95,15 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
         const parsed = dropsEndpoints.dropsSetScheduledPublishDate.body.safeParse({ scheduled_publish_date: utcFromLocalInput(value) ?? undefined });
         if (!parsed.success) return value ? invalidInput(parsed.error) : { ok: false, error: "Choose a publish date" };
         const d = await setScheduledPublishDate(ctx, id, parsed.data.scheduled_publish_date);
+        const held = await heldProductCount(ctx.db, id);
+        const when = new Date(d.scheduled_publish_date!).toISOString().slice(0, 16).replace("T", " ");
+        const others = d.product_count - held;
         return {
           ok: true,
-          message: `Scheduled for ${new Date(d.scheduled_publish_date!).toISOString().slice(0, 16).replace("T", " ")} UTC; ${d.product_count} product${
-            d.product_count === 1 ? "" : "s"
-          } will publish then.`,
+          message:
+            others === 0
+              ? `Scheduled for ${when} UTC; ${held} product${held === 1 ? "" : "s"} will publish then.`
+              : `Scheduled for ${when} UTC; ${held} of ${d.product_count} products will publish then; the other${others === 1 ? " is" : "s are"} live already.`,
         };
       }
       case "products": {
@@ -123,7 +144,8 @@ export default function DropDetail() {
   const { fetcher, submit, busy, busyWith } = useIntentFetcher<typeof action>();
   const [params, setParams] = useSearchParams();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [details, setDetails] = useState({ name: drop.name, description: drop.description ?? "", image_url: drop.image_url ?? "" });
+  const [details, setDetails] = useState({ name: drop.name, description: drop.description ?? "", teaser: drop.teaser ?? "", image_url: drop.image_url ?? "" });
+  const [confirmPublish, setConfirmPublish] = useState(false);
   const [date, setDate] = useState(drop.scheduled_publish_date ? drop.scheduled_publish_date.slice(0, 16) : "");
   const [audience, setAudience] = useState<"active" | "emails">("active");
   const [notify, setNotify] = useState({ emails: "", skip: "0", limit: "100" });
@@ -131,6 +153,7 @@ export default function DropDetail() {
 
   const editable = drop.status === "draft" || drop.status === "scheduled";
   const secondary = [
+    ...(editable ? [{ content: "Publish now", onAction: () => setConfirmPublish(true) }] : []),
     ...(drop.status === "scheduled" ? [{ content: "Unschedule", onAction: () => submit({ intent: "status", name: drop.name, status: "draft" }) }] : []),
     ...(drop.status === "cancelled" ? [{ content: "Reopen", onAction: () => submit({ intent: "status", name: drop.name, status: "draft" }) }] : []),
     ...(editable ? [{ content: "Cancel drop", destructive: true, onAction: () => submit({ intent: "status", name: drop.name, status: "cancelled" }) }] : []),
@@ -183,6 +206,16 @@ export default function DropDetail() {
               <FormLayout>
                 <TextField label="Name" autoComplete="off" value={details.name} onChange={(name) => setDetails({ ...details, name })} />
                 <TextField label="Description" autoComplete="off" multiline={3} value={details.description} onChange={(description) => setDetails({ ...details, description })} />
+                <TextField
+                  label="Teaser"
+                  helpText="Shown to shoppers with the upcoming drop (name, date, image) before it goes live; the description otherwise. At most 280 characters."
+                  autoComplete="off"
+                  multiline={2}
+                  maxLength={280}
+                  showCharacterCount
+                  value={details.teaser}
+                  onChange={(teaser) => setDetails({ ...details, teaser })}
+                />
                 <TextField label="Image URL" autoComplete="off" value={details.image_url} onChange={(image_url) => setDetails({ ...details, image_url })} />
                 <InlineStack align="end">
                   <Button onClick={() => submit({ intent: "update", ...details })} loading={busyWith("update")}>
@@ -197,8 +230,15 @@ export default function DropDetail() {
           <BlockStack gap="400">
             <SectionCard title="Publish date">
               <Text as="p" tone="subdued">
-                Setting a date schedules the publishing of every product of the drop on it.
+                Setting a date schedules the products that are not live yet to publish on it; live products stay live unless you hold them back. A date that has passed is refused: use Publish now.
               </Text>
+              <Checkbox
+                label="Hold back live products until the drop"
+                helpText="Live products in this drop are hidden from shoppers until it publishes. Removing them, cancelling or deleting the drop makes them live again."
+                checked={drop.hold_back_live}
+                disabled={!editable || busy}
+                onChange={(on) => submit({ intent: "hold-back", name: drop.name, hold_back_live: String(on) })}
+              />
               <TextField label="Publish date (UTC)" type="datetime-local" autoComplete="off" value={date} onChange={setDate} disabled={!editable} />
               <Button variant="primary" onClick={() => submit({ intent: "schedule", date })} loading={busyWith("schedule")} disabled={!editable}>
                 Set date
@@ -248,7 +288,21 @@ export default function DropDetail() {
         onConfirm={() => submit({ intent: "delete" })}
         loading={busyWith("delete")}
       >
-        <Text as="p">{drop.status === "scheduled" ? "The drop is removed and its products' scheduled publishing is withdrawn." : "The drop is removed; its products stay in the catalogue."}</Text>
+        <Text as="p">{drop.status === "scheduled" ? "The drop is removed and its products are back as they were before it." : "The drop is removed; its products stay in the catalogue as they are."}</Text>
+      </ConfirmModal>
+      <ConfirmModal
+        open={confirmPublish}
+        onClose={() => setConfirmPublish(false)}
+        title={`Publish ${drop.name} now?`}
+        confirmLabel="Publish now"
+        destructive={false}
+        onConfirm={() => {
+          setConfirmPublish(false);
+          submit({ intent: "publish-now" });
+        }}
+        loading={busyWith("publish-now")}
+      >
+        <Text as="p">Every product of the drop goes live at once, and shoppers who asked to be told are emailed.</Text>
       </ConfirmModal>
     </Page>
   );

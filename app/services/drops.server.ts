@@ -124,6 +124,11 @@ async function productsToHold(db: Db, ids: string[], holdBack: boolean): Promise
   return ids.filter((id) => notLive.has(id));
 }
 
+/** How many of the drop's products it holds (they publish on its date; the others are live already). */
+export async function heldProductCount(db: Db, dropId: string): Promise<number> {
+  return db.productPublishHold.count({ where: { drop_id: dropId } });
+}
+
 async function enqueuePublishDue(ctx: DropsCtx, drop: { id: string }, date: Date) {
   await ctx.queue.enqueue(PUBLISH_DUE_QUEUE, { dropId: drop.id }, { runAt: date, dedupeKey: `${PUBLISH_DUE_QUEUE}:${drop.id}:${date.toISOString()}` });
 }

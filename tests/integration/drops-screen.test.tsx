@@ -22,6 +22,7 @@ let editor: { token: string };
 let vendorUser: { token: string };
 
 const DAY = 86_400_000;
+const PAST = "scheduled_publish_date must be in the future (to publish the drop at once, use Publish now)";
 /** A `datetime-local` value (read as UTC by the screens) `days` from now, at 18:30. */
 function localInput(days: number) {
   const d = new Date(Date.now() + days * DAY);
@@ -94,7 +95,7 @@ describe("list: create and the status tabs", () => {
 
   it("refuses a missing name, a past date and unknown intents with the message", async () => {
     expect(await actList(manager.token, { intent: "create", name: "  " })).toEqual({ ok: false, error: "name: must not be empty" });
-    expect(await actList(manager.token, { intent: "create", name: "Too Late", date: "2020-01-01T10:00" })).toEqual({ ok: false, error: "scheduled_publish_date must be in the future" });
+    expect(await actList(manager.token, { intent: "create", name: "Too Late", date: "2020-01-01T10:00" })).toEqual({ ok: false, error: PAST });
     expect(await actList(manager.token, { intent: "create", name: "Odd Date", date: "soon" })).toEqual({ ok: false, error: "scheduled_publish_date: scheduled_publish_date must be an ISO 8601 date" });
     expect(await actList(manager.token, { intent: "dance", name: "x" })).toEqual({ ok: false, error: "Unknown action" });
     expect(await app.database.db.drop.count({ where: { name: { in: ["Too Late", "Odd Date", "x"] } } })).toBe(0);
@@ -142,7 +143,8 @@ describe("one drop: actions", () => {
   });
 
   it("update: saves the details; refuses a bad image URL and an empty name", async () => {
-    expect(await actDrop(manager.token, id, { intent: "update", name: "Action Drop II", description: "Refreshed", image_url: "/uploads/drop.jpg" })).toEqual({ ok: true, message: "Drop saved." });
+    expect(await actDrop(manager.token, id, { intent: "update", name: "Action Drop II", description: "Refreshed", teaser: "Soon: coats", image_url: "/uploads/drop.jpg" })).toEqual({ ok: true, message: "Drop saved." });
+    expect((await app.database.db.drop.findUniqueOrThrow({ where: { id } })).teaser).toBe("Soon: coats");
     expect(await app.database.db.drop.findUniqueOrThrow({ where: { id } })).toMatchObject({ name: "Action Drop II", description: "Refreshed", image_url: "/uploads/drop.jpg" });
     expect(await actDrop(manager.token, id, { intent: "update", name: "Action Drop II", image_url: "ftp://example.test/x.jpg" })).toEqual({
       ok: false,
@@ -182,14 +184,18 @@ describe("one drop: actions", () => {
     });
   });
 
-  it("schedule: sets the date and schedules its products; refuses no date, a past date", async () => {
+  it("schedule: sets the date; live products stay live (docs/drops.md); refuses no date, a past date", async () => {
     const when = localInput(30);
-    expect(await actDrop(manager.token, id, { intent: "schedule", date: when })).toEqual({ ok: true, message: `Scheduled for ${when.replace("T", " ")} UTC; 2 products will publish then.` });
+    expect(await actDrop(manager.token, id, { intent: "schedule", date: when })).toEqual({
+      ok: true,
+      message: `Scheduled for ${when.replace("T", " ")} UTC; 0 of 2 products will publish then; the others are live already.`,
+    });
     const data = await loadDrop(manager.token, id);
     expect(data.drop).toMatchObject({ status: "scheduled", scheduled_publish_date: new Date(`${when}Z`).toISOString() });
-    expect(data.companions.products.map((p) => p.companion?.scheduled_publish_date)).toEqual([new Date(`${when}Z`).toISOString(), new Date(`${when}Z`).toISOString()]);
+    expect(data.companions.products.map((p) => p.companion?.scheduled_publish_date ?? null)).toEqual([null, null]);
+    expect(data.companions.products.every((p) => p.publishedAt && new Date(p.publishedAt).getTime() < Date.now())).toBe(true);
     expect(await actDrop(manager.token, id, { intent: "schedule", date: "" })).toEqual({ ok: false, error: "Choose a publish date" });
-    expect(await actDrop(manager.token, id, { intent: "schedule", date: "2020-01-01T10:00" })).toEqual({ ok: false, error: "scheduled_publish_date must be in the future" });
+    expect(await actDrop(manager.token, id, { intent: "schedule", date: "2020-01-01T10:00" })).toEqual({ ok: false, error: PAST });
     expect(await actDrop(manager.token, id, { intent: "schedule", date: "tomorrow" })).toEqual({ ok: false, error: "scheduled_publish_date: scheduled_publish_date must be an ISO 8601 date" });
   });
 
@@ -217,12 +223,34 @@ describe("one drop: actions", () => {
     expect(await actDrop(manager.token, id, { intent: "notify", audience: "active", limit: "0" })).toEqual({ ok: false, error: "limit: Too small: expected number to be >=1" });
   });
 
+  it("hold-back: hides the live products until the drop, and turning it off shows them again", async () => {
+    const when = (await app.database.db.drop.findUniqueOrThrow({ where: { id } })).scheduled_publish_date!.toISOString();
+    expect(await actDrop(manager.token, id, { intent: "hold-back", name: "Action Drop II", hold_back_live: "true" })).toEqual({
+      ok: true,
+      message: "Live products are held back until the drop; they are hidden until then.",
+    });
+    let data = await loadDrop(manager.token, id);
+    expect(data.drop.hold_back_live).toBe(true);
+    expect(data.companions.products.map((p) => p.publishedAt)).toEqual([when, when]);
+    expect(await actDrop(manager.token, id, { intent: "hold-back", name: "Action Drop II", hold_back_live: "false" })).toEqual({ ok: true, message: "Live products stay live." });
+    data = await loadDrop(manager.token, id);
+    expect(data.companions.products.every((p) => p.publishedAt && new Date(p.publishedAt).getTime() < Date.now())).toBe(true);
+    expect(await actDrop(manager.token, id, { intent: "update", name: "Action Drop II", teaser: "x".repeat(281) })).toEqual({ ok: false, error: "teaser: Too big: expected string to have <=280 characters" });
+  });
+
+  it("publish-now: a draft goes live at once; a published drop refuses", async () => {
+    const other = await create("Publish Me");
+    expect(await actDrop(manager.token, other, { intent: "publish-now" })).toEqual({ ok: true, message: "Published now; 0 products are live." });
+    expect((await app.database.db.drop.findUniqueOrThrow({ where: { id: other } })).status).toBe("published");
+    expect(await actDrop(manager.token, other, { intent: "publish-now" })).toEqual({ ok: false, error: "This drop is already published" });
+  });
+
   it("status: unschedule, cancel, reopen; a published drop cannot change", async () => {
     expect(await actDrop(manager.token, id, { intent: "status", name: "Action Drop II", status: "draft" })).toEqual({ ok: true, message: "Drop is a draft again." });
     expect(await app.database.db.drop.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "draft", scheduled_publish_date: null });
     expect(await actDrop(manager.token, id, { intent: "status", name: "Action Drop II", status: "cancelled" })).toEqual({
       ok: true,
-      message: "Drop cancelled; its products' scheduled publishing was withdrawn.",
+      message: "Drop cancelled; its products are back as they were before it.",
     });
     expect(await actDrop(manager.token, id, { intent: "schedule", date: localInput(5) })).toEqual({ ok: false, error: "This drop is cancelled; reopen it (status draft) before scheduling it" });
     expect(await actDrop(manager.token, id, { intent: "notify", audience: "active" })).toEqual({ ok: false, error: "This drop is cancelled" });
@@ -285,7 +313,11 @@ describe("the pages (server-rendered)", () => {
     expect(html).toContain(`${new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "UTC" }).format(new Date(`${when}Z`))} UTC`);
     expect(html).toContain("Products (1)");
     expect(html).toContain('<span data-testid="drop-product">Midnight Wool Coat</span>');
-    expect(html).toContain(`Publishes ${when.replace("T", " ")} UTC`);
+    // A live product stays live in a scheduled drop (docs/drops.md).
+    expect(html).toContain("Published");
+    expect(html).toContain("Teaser");
+    expect(html).toContain("Hold back live products until the drop");
+    expect(html).toContain("Publish now");
     expect(html).toContain('aria-label="Remove Midnight Wool Coat"');
     expect(html).toContain("Add products");
     expect(html).toContain("Save details");

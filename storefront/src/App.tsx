@@ -20,6 +20,7 @@ import { OrderDetail } from "./pages/OrderDetail";
 import { Returns } from "./pages/Returns";
 import { Notifications } from "./pages/Notifications";
 import { Assistant } from "./pages/Assistant";
+import { Drops } from "./pages/Drops";
 import { Clones } from "./pages/Clones";
 import { MyTryOns } from "./pages/MyTryOns";
 import { SavedTryOns } from "./pages/SavedTryOns";
@@ -65,6 +66,7 @@ export function App() {
           <Route path="/account/orders/:orderId" element={<OrderDetail />} />
           <Route path="/account/returns" element={<Returns />} />
           <Route path="/account/notifications" element={<Notifications />} />
+          <Route path="/drops" element={<Drops />} />
           <Route path="/assistant" element={<Assistant />} />
           <Route path="/clones" element={<Clones />} />
           <Route path="/try-ons" element={<MyTryOns />} />

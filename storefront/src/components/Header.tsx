@@ -25,6 +25,9 @@ export function Header() {
           <NavLink to={storesPathFor(gender)} className="header__link">
             Stores
           </NavLink>
+          <NavLink to="/drops" className="header__link" data-testid="drops-link">
+            Drops
+          </NavLink>
           <NavLink to="/assistant" className="header__link" data-testid="assistant-link">
             Assistant
           </NavLink>

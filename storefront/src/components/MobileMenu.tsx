@@ -57,6 +57,7 @@ export function MobileMenu() {
   const main: MenuLink[] = [
     { to: homePathFor(gender), label: "Shop", testId: "mobile-menu-shop", end: true },
     { to: storesPathFor(gender), label: "Stores", testId: "mobile-menu-stores" },
+    { to: "/drops", label: "Drops", testId: "mobile-menu-drops" },
     { to: "/assistant", label: "Assistant", testId: "mobile-menu-assistant" },
     { to: "/photo-search", label: "Search with a photo", testId: "mobile-menu-photo-search" },
   ];

@@ -46,10 +46,12 @@ export async function createTestApp(
   opts: { env?: Record<string, string>; authRateLimit?: { points: number; durationSeconds: number }; imageRateLimit?: { points: number; durationSeconds: number }; languageRateLimit?: { points: number; durationSeconds: number }; loginAccountRateLimit?: { points: number; durationSeconds: number };
     /** Replaces the image-AI provider for every operation (tests/helpers/fake-image-ai.ts); gets the app's storage when it asks for it. */
     imageAi?: ImageAiProvider | ((ctx: AppContext) => ImageAiProvider);
+    /** A database and data directory prepared by the caller (tests/helpers/demo-template.ts); the app closes them. */
+    prepared?: { database: TestDatabase; dataDir: string };
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fd-test-data-"));
+  const database = opts.prepared?.database ?? (await createTestDatabase());
+  const dataDir = opts.prepared?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "fd-test-data-"));
   const config = loadConfig({ DATA_DIR: dataDir, DATA_SERVICE_API_KEY: TEST_API_KEY, NODE_ENV: "test", ...opts.env });
   const ctx = createAppContext({
     config,

@@ -4,16 +4,15 @@
  * their timeline, and back-in-stock requests — what the storefront's screens show in local mode.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { issueToken } from "../../app/services/tokens.server";
-import { createTestApp, type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
+import { createDemoTestApp } from "../helpers/demo-template";
 
 let app: TestApp;
 let token: string;
 
 beforeAll(async () => {
-  app = await createTestApp();
-  await seedDemoData(app.database.db, { uploadsDir: app.dataDir });
+  app = await createDemoTestApp();
   const shopper = await app.database.db.user.findUniqueOrThrow({ where: { email: "shopper@demo.local" } });
   token = await issueToken(app.database.db, shopper.id);
 }, 180_000);

@@ -5,16 +5,15 @@
  * the AI-generated marks, a 422 when nothing matches, and ownership of what was created.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { typeFamily } from "../../app/services/similar-products.server";
 import { pickVaried } from "../../app/services/assistant/personalized-collection.server";
-import { createTestApp, type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
+import { createDemoTestApp } from "../helpers/demo-template";
 
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await createTestApp();
-  await seedDemoData(app.database.db, { uploadsDir: app.dataDir });
+  app = await createDemoTestApp();
 }, 180_000);
 afterAll(() => app?.close());
 

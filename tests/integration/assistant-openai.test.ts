@@ -5,9 +5,9 @@
  * the local parser, and a failing or slow model to the local model, so shoppers still get answers.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { startFakeOpenAi, OPENAI_TEST_MODEL, type ChatRequestBody, type FakeOpenAi } from "../helpers/openai-server";
-import { createTestApp, type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
+import { createDemoTestApp } from "../helpers/demo-template";
 
 let app: TestApp;
 let model: FakeOpenAi;
@@ -32,10 +32,9 @@ function behave(body: ChatRequestBody): string {
 beforeAll(async () => {
   model = await startFakeOpenAi();
   model.reply(behave);
-  app = await createTestApp({
+  app = await createDemoTestApp({
     env: { LANGUAGE_MODEL: "openai", OPENAI_API_KEY: model.apiKey, OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: OPENAI_TEST_MODEL, OPENAI_TIMEOUT_MS: "1000" },
   });
-  await seedDemoData(app.database.db, { uploadsDir: app.dataDir });
 }, 180_000);
 afterAll(async () => {
   await app?.close();

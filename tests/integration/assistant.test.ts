@@ -5,17 +5,16 @@
  * conversation is 404 and stays unchanged), and the guest merge moving conversations.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { colourFamily } from "../../app/services/search/colours";
 import { typeFamily } from "../../app/services/similar-products.server";
-import { createTestApp, type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
+import { createDemoTestApp } from "../helpers/demo-template";
 
 let app: TestApp;
 let shopper: { token: string; id: string };
 
 beforeAll(async () => {
-  app = await createTestApp();
-  await seedDemoData(app.database.db, { uploadsDir: app.dataDir });
+  app = await createDemoTestApp();
   const login = await app.api("POST", "/auth/login", { body: { email: "shopper@demo.local", password: "demo-password" } });
   expect(login.status).toBe(200);
   shopper = { token: login.body.token, id: login.body.user.id };

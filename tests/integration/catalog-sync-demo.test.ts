@@ -3,14 +3,13 @@
  * model (nothing created, updated or removed), so a sync is safe to run at any time.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
+import type { TestApp } from "../helpers/app";
+import { createDemoTestApp } from "../helpers/demo-template";
 import { runCatalogSync } from "../../app/services/catalog-sync.server";
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await createTestApp();
-  await seedDemoData(app.database.db, { uploadsDir: app.dataDir });
+  app = await createDemoTestApp();
 });
 afterAll(() => app?.close());
 

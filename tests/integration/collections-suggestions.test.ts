@@ -3,16 +3,15 @@
  * ranking by PostgreSQL text matching (pg_trgm), gender words filtering target_gender.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { parsePrompt, stem } from "../../app/services/collections.server";
-import { createTestApp, type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
+import { createDemoTestApp } from "../helpers/demo-template";
 
 let app: TestApp;
 let token: string;
 
 beforeAll(async () => {
-  app = await createTestApp();
-  await seedDemoData(app.database.db, { uploadsDir: app.dataDir });
+  app = await createDemoTestApp();
   token = (await app.createUser({ role: "ADMIN", permissions: ["catalog.edit"] })).token;
 }, 180_000);
 afterAll(() => app?.close());

@@ -4,12 +4,10 @@
  * index; the start-up catch-up; the per-image cache; sync-pinecone; similar products with visual
  * similarity; and the whole demo catalogue.
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker } from "../../app/jobs/worker.server";
 import { jobHandlers } from "../../app/jobs/handlers.server";
 import { IMAGE_EMBEDDING_MODEL } from "../../app/providers/image-embedding/features";
-import { uploadsDir } from "../../app/providers/storage.server";
 import { createPineconeIndex } from "../../app/providers/vector-index/pinecone.server";
 import { TEXT_EMBEDDING_MODEL } from "../../app/services/search/text-embedding.server";
 import {
@@ -20,7 +18,7 @@ import {
   indexStaleProducts,
   runProductIndexJob,
 } from "../../app/services/product-index.server";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
+import { createDemoTestApp } from "../helpers/demo-template";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { renderGarment, writeFixtureImage } from "../helpers/garment-images";
 import { PINECONE_TEST_KEY, startFakePinecone } from "../helpers/pinecone-server";
@@ -221,9 +219,8 @@ describe("similar products with image vectors", () => {
 
 describe("the demo catalogue", () => {
   it("indexes 640 products with one model run per distinct image", async () => {
-    const demo = await createTestApp();
+    const demo = await createDemoTestApp();
     try {
-      await seedDemoData(demo.database.db, { uploadsDir: uploadsDir(demo.ctx.config) });
       const distinct = (await demo.database.db.product.findMany({ where: { status: "active", publishedAt: { not: null } }, distinct: ["featuredImageUrl"], select: { featuredImageUrl: true } })).length;
       const shown = await demo.database.db.product.count({ where: { status: "active", publishedAt: { not: null } } });
       const runs = imageCacheStats().modelRuns;

@@ -4,15 +4,16 @@
  * viewed and frequently bought together are non-empty, and the demo shopper gets a personal feed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
-import { createTestApp, type TestApp } from "../helpers/app";
+import type { TestApp } from "../helpers/app";
+import { createDemoTestApp } from "../helpers/demo-template";
 
 let app: TestApp;
 let shopperToken: string;
 
 beforeAll(async () => {
-  app = await createTestApp();
-  const report = await seedDemoData(app.database.db, { uploadsDir: app.dataDir });
+  const demo = await createDemoTestApp();
+  app = demo;
+  const report = demo.demoReport;
   expect(report.counts.popularity).toBeGreaterThan(400);
   expect(report.counts.coOccurrences).toBeGreaterThan(1000);
   const login = await app.api("POST", "/auth/login", { body: { email: "shopper@demo.local", password: "demo-password" } });

@@ -1,6 +1,5 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
+import { createDemoTestApp } from "../helpers/demo-template";
 import { attributeVector, colourSimilarity, priceSimilarity, typeFamily, typeSimilarity } from "../../app/services/similar-products.server";
 import { hexToLab } from "../../app/services/color.server";
 import { createTestApp, type TestApp } from "../helpers/app";
@@ -111,8 +110,7 @@ describe("similar products on the demo catalogue", () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    await seedDemoData(app.database.db, { uploadsDir: path.join(app.dataDir, "uploads") });
+    app = await createDemoTestApp();
   });
   afterAll(() => app?.close());
 

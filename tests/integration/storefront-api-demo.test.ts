@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { createTestApp, type TestApp } from "../helpers/app";
+import { type TestApp } from "../helpers/app";
+import { createDemoTestApp } from "../helpers/demo-template";
 import { setAppContext } from "../../app/context.server";
 import { setPrisma } from "../../app/db.server";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { createStorefrontReader, localStorefrontApiUrl, type StorefrontProduct, type StorefrontReader } from "../../app/storefront-api/client";
 
 type RouteModule = { action: (args: ActionFunctionArgs) => Promise<Response> };
@@ -17,10 +17,9 @@ let app: TestApp;
 let reader: StorefrontReader;
 
 beforeAll(async () => {
-  app = await createTestApp();
+  app = await createDemoTestApp();
   setAppContext(app.ctx);
   setPrisma(app.database.db);
-  await seedDemoData(app.database.db, { uploadsDir: app.dataDir });
   const route = (await import("../../app/routes/api.storefront.graphql")) as unknown as RouteModule;
   const origin = "http://127.0.0.1:3000";
   reader = createStorefrontReader({

@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
+import { endpoints } from "../app/contract/index";
+import { routeTableModule } from "../extensions/theme-blocks/vite.config";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
@@ -27,11 +29,52 @@ function noServerModules(): Plugin {
   };
 }
 
+/**
+ * In the build, `src/lib/api-routes.ts` (the contract's endpoints in tests and dev) becomes the
+ * route table generated from the contract: method and path per endpoint, no zod schema.
+ */
+function apiRouteTable(): Plugin {
+  const file = path.join(here, "src", "lib", "api-routes.ts");
+  return {
+    name: "storefront:api-route-table",
+    apply: "build",
+    load(id) {
+      if (id.split("?")[0] !== file) return null;
+      return `${routeTableModule(endpoints as never)}\nexport const apiRoutes = {${Object.keys(endpoints).join(", ")}};`;
+    },
+  };
+}
+
+/**
+ * The contract is declarations only (zod schemas, endpoint definitions, constants), but a bundler
+ * must assume a call may do something. Marked pure here, a schema or a definition that no
+ * storefront module uses is left out of the build (and zod with them where none is used).
+ */
+function pureContract(): Plugin {
+  const dir = path.join(appDir, "contract") + path.sep;
+  return {
+    name: "storefront:pure-contract",
+    apply: "build",
+    enforce: "post",
+    transform(code, id) {
+      if (!id.startsWith(dir)) return null;
+      // A call that starts an expression (after `=`, `(`, `,`, `:`, `[`, `?`, `return`): `z.string().min(1)`, `endpoint({…})`, `Base.extend({…})`.
+      return { code: code.replace(/([=(,:[?]\s*|\breturn\s+)(?=[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\()/g, "$1/*#__PURE__*/ "), map: null };
+    },
+  };
+}
+
+/**
+ * The contract and the client library are side-effect free: a page that imports one constant or
+ * one schema of the contract gets that, not every area's zod schemas.
+ */
+const sideEffectFree = [path.join(appDir, "contract") + path.sep, path.join(appDir, "client") + path.sep];
+
 export default defineConfig({
   root: here,
   base: "/",
   publicDir: false,
-  plugins: [noServerModules(), react()],
+  plugins: [noServerModules(), apiRouteTable(), pureContract(), react()],
   resolve: {
     alias: [{ find: /^~\//, replacement: `${appDir}/` }],
   },
@@ -39,14 +82,20 @@ export default defineConfig({
     outDir: path.join(repo, "build", "storefront"),
     emptyOutDir: true,
     assetsDir: "sf-assets",
+    // Production serves no source maps (the server also refuses *.map under /sf-assets).
+    sourcemap: false,
+    // build/storefront/.vite/manifest.json: which chunks a page needs, for the server's preload links.
+    manifest: true,
     rollupOptions: {
+      treeshake: {
+        moduleSideEffects: (id) => !sideEffectFree.some((dir) => id.startsWith(dir)),
+      },
       // zod ships comments Rollup cannot place; the warning is harmless and drowns real ones.
       onwarn(warning, warn) {
         if (warning.code === "INVALID_ANNOTATION") return;
         warn(warning);
       },
     },
-    sourcemap: true,
     target: "es2020",
   },
   server: {

@@ -1,35 +1,55 @@
-import { Route, Routes } from "react-router-dom";
+import { Suspense, type ComponentType } from "react";
+import { Outlet, Route, Routes } from "react-router-dom";
 import { Layout } from "./components/Layout";
-import { Home } from "./pages/Home";
-import { Stores } from "./pages/Stores";
-import { Login } from "./pages/Login";
-import { NotFound } from "./pages/NotFound";
-import { ProductPage } from "./pages/ProductPage";
-import { StorePage } from "./pages/StorePage";
-import { PhotoSearch } from "./pages/PhotoSearch";
 import { GenderProvider } from "./lib/gender";
-import { Saved } from "./pages/Saved";
-import { Following } from "./pages/Following";
-import { MyCollections } from "./pages/MyCollections";
-import { MyCollection } from "./pages/MyCollection";
-import { Account } from "./pages/Account";
-import { ReviewByToken } from "./pages/ReviewByToken";
-import { ReviewableOrders } from "./pages/ReviewableOrders";
-import { Orders } from "./pages/Orders";
-import { OrderDetail } from "./pages/OrderDetail";
-import { Returns } from "./pages/Returns";
-import { Notifications } from "./pages/Notifications";
-import { Assistant } from "./pages/Assistant";
-import { Drops } from "./pages/Drops";
-import { Clones } from "./pages/Clones";
-import { MyTryOns } from "./pages/MyTryOns";
-import { SavedTryOns } from "./pages/SavedTryOns";
-import { VerifyEmail } from "./pages/VerifyEmail";
-import { SignUp } from "./pages/SignUp";
-import { ForgotPassword } from "./pages/ForgotPassword";
-import { ResetPassword } from "./pages/ResetPassword";
-import { Checkout } from "./pages/Checkout";
-import { Cart } from "./pages/Cart";
+import { lazyComponent } from "./lib/lazy-component";
+const Home = page(() => import("./pages/Home"), "Home");
+const Stores = page(() => import("./pages/Stores"), "Stores");
+const Login = page(() => import("./pages/Login"), "Login");
+const NotFound = page(() => import("./pages/NotFound"), "NotFound");
+const ProductPage = page(() => import("./pages/ProductPage"), "ProductPage");
+const StorePage = page(() => import("./pages/StorePage"), "StorePage");
+const PhotoSearch = page(() => import("./pages/PhotoSearch"), "PhotoSearch");
+const Saved = page(() => import("./pages/Saved"), "Saved");
+const Following = page(() => import("./pages/Following"), "Following");
+const MyCollections = page(() => import("./pages/MyCollections"), "MyCollections");
+const MyCollection = page(() => import("./pages/MyCollection"), "MyCollection");
+const Account = page(() => import("./pages/Account"), "Account");
+const ReviewByToken = page(() => import("./pages/ReviewByToken"), "ReviewByToken");
+const ReviewableOrders = page(() => import("./pages/ReviewableOrders"), "ReviewableOrders");
+const Orders = page(() => import("./pages/Orders"), "Orders");
+const OrderDetail = page(() => import("./pages/OrderDetail"), "OrderDetail");
+const Returns = page(() => import("./pages/Returns"), "Returns");
+const Notifications = page(() => import("./pages/Notifications"), "Notifications");
+const Assistant = page(() => import("./pages/Assistant"), "Assistant");
+const Drops = page(() => import("./pages/Drops"), "Drops");
+const Clones = page(() => import("./pages/Clones"), "Clones");
+const MyTryOns = page(() => import("./pages/MyTryOns"), "MyTryOns");
+const SavedTryOns = page(() => import("./pages/SavedTryOns"), "SavedTryOns");
+const VerifyEmail = page(() => import("./pages/VerifyEmail"), "VerifyEmail");
+const SignUp = page(() => import("./pages/SignUp"), "SignUp");
+const ForgotPassword = page(() => import("./pages/ForgotPassword"), "ForgotPassword");
+const ResetPassword = page(() => import("./pages/ResetPassword"), "ResetPassword");
+const Checkout = page(() => import("./pages/Checkout"), "Checkout");
+const Cart = page(() => import("./pages/Cart"), "Cart");
+
+/**
+ * Each page is its own chunk, loaded when its route is first shown (the server preloads the chunk
+ * of the page it answers: app/lib/storefront-html.server.ts), so a first visit downloads the shell
+ * and one page, not the whole storefront.
+ */
+function page<M extends Record<K, ComponentType>, K extends keyof M & string>(load: () => Promise<M>, name: K) {
+  return lazyComponent(async () => (await load())[name]);
+}
+
+/** While a page's chunk loads, the layout stays and the page's place is held. */
+function PageOutlet() {
+  return (
+    <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+      <Outlet />
+    </Suspense>
+  );
+}
 
 /**
  * Routes (SPEC §2): `/`, `/mens`, `/womens` home (feed, or search results with `?search=`);
@@ -41,6 +61,7 @@ export function App() {
     <GenderProvider>
       <Routes>
         <Route element={<Layout />}>
+          <Route element={<PageOutlet />}>
           <Route path="/" element={<Home />} />
           <Route path="/mens" element={<Home />} />
           <Route path="/womens" element={<Home />} />
@@ -74,6 +95,7 @@ export function App() {
           <Route path="/cart" element={<Cart />} />
           <Route path="/checkout" element={<Checkout />} />
           <Route path="*" element={<NotFound />} />
+          </Route>
         </Route>
       </Routes>
     </GenderProvider>

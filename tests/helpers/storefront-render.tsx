@@ -12,6 +12,10 @@ import type { ApiClient } from "~/client";
 import { App } from "../../storefront/src/App";
 import { ApiContext } from "../../storefront/src/lib/api";
 import { SESSION_QUERY_KEY, SessionProvider } from "../../storefront/src/lib/session";
+import { preloadLazyComponents } from "../../storefront/src/lib/lazy-component";
+
+// Pages and panels are split into chunks loaded on demand; loaded up front, a server render shows them.
+await preloadLazyComponents();
 
 export { shopper };
 

@@ -4,14 +4,16 @@
  * where it was); the page behind is inert. It can open over the product modal, so it puts back
  * the page's inert state as it found it.
  */
-import { useEffect, useRef, type KeyboardEvent } from "react";
+import { Suspense, useEffect, useRef, type KeyboardEvent } from "react";
 import { createPortal } from "react-dom";
 import { Link } from "react-router-dom";
 import { useCart } from "../lib/cart";
 import { cartButtonLabel as cartButtonLabelFor } from "../lib/cart-state";
-import { CartContents } from "./CartContents";
+// Loaded when the drawer first opens: the cart's lines and forms are not part of a page's first load.
+const CartContents = lazyComponent(async () => (await import("./CartContents")).CartContents);
 import "../cart.css";
 import { dialogKeyDown } from "../lib/focus-trap";
+import { lazyComponent } from "../lib/lazy-component";
 
 
 export function CartDrawer() {
@@ -62,7 +64,9 @@ function OpenDrawer() {
           </button>
         </div>
         <div className="cart-drawer__body">
-          <CartContents onNavigate={closeDrawer} />
+          <Suspense fallback={<p aria-busy="true">Loading your cart…</p>}>
+            <CartContents onNavigate={closeDrawer} />
+          </Suspense>
         </div>
       </div>
     </div>,

@@ -1,9 +1,14 @@
 import { createContext, useContext } from "react";
-import { createApiClient, ApiClientError, type ApiClient } from "~/client";
-import { Messages } from "~/contract";
+import type { ApiClient } from "~/client";
+import { ApiClientError, createRouteClient } from "~/client/core";
+import { Messages } from "~/contract/messages";
+import { apiRoutes } from "./api-routes";
 
-/** The storefront's API client: same origin, session in an httpOnly cookie (credentials: include). */
-export const api: ApiClient = createApiClient({ baseUrl: "" });
+/**
+ * The storefront's API client: same origin, session in an httpOnly cookie (credentials: include).
+ * The client library's zod-free runtime over the contract's routes (./api-routes.ts).
+ */
+export const api: ApiClient = createRouteClient(apiRoutes, { baseUrl: "" });
 
 export const ApiContext = createContext<ApiClient>(api);
 

@@ -9,16 +9,17 @@ import { useEffect, useRef } from "react";
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { ApiClientError } from "~/client";
-import { ClonePhotoResultSchema, endpoints, type CloneView, type ClonePhotoResult, type EndpointOutput } from "~/contract";
+import { ClonePhotoResultSchema, type CloneView, type ClonePhotoResult, type EndpointOutput } from "~/contract";
 import { useApi } from "./api";
+import { apiRoutes } from "./api-routes";
 import { CLONES_PAGE } from "./ai-constants";
 import { outfitDone, outfitInProgress, outfitPollInterval, type OutfitStatus } from "./outfit-status";
 import { USER_QUERY_PREFIX } from "./session";
 import { uploadForm } from "./upload";
 
 export type { CloneView, ClonePhotoResult };
-export type CloneCreated = EndpointOutput<typeof endpoints.clonesCreate>;
-export type HouseModel = EndpointOutput<typeof endpoints.tryonsBasicClones>["clones"][number];
+export type CloneCreated = EndpointOutput<typeof apiRoutes.clonesCreate>;
+export type HouseModel = EndpointOutput<typeof apiRoutes.tryonsBasicClones>["clones"][number];
 
 export const CLONES_KEY = [USER_QUERY_PREFIX, "clones"] as const;
 export const READY_CLONES_KEY = [USER_QUERY_PREFIX, "clones", "ready"] as const;
@@ -134,7 +135,7 @@ export function useCloneUpload() {
       form.set("gender", args.gender);
       args.photos.forEach((file, i) => form.append("photos", file, file.name || `photo-${i + 1}.jpg`));
       if (args.startTraining) form.set("start_training", "true");
-      return uploadForm<CloneCreated>(api.url(endpoints.clonesCreate), form, { onProgress, signal });
+      return uploadForm<CloneCreated>(api.url(apiRoutes.clonesCreate), form, { onProgress, signal });
     },
   };
 }

@@ -5,13 +5,18 @@
  * block is copied onto the cropped JPEG first (orientation reset to 1, since the browser already
  * applied it when drawing).
  */
-import imageCompression from "browser-image-compression";
+import type imageCompressionFn from "browser-image-compression";
 import { IMAGE_MAX_DIMENSION } from "./constants";
 import { fitWithin, isFullRect, type Rect, type Size } from "./crop";
 import { photoType } from "./photo";
 
 /** Runtime helper of browser-image-compression that its type definitions leave out. */
-type WithExifCopy = typeof imageCompression & { copyExifWithoutOrientation?: (source: Blob, target: Blob) => Promise<Blob> };
+type WithExifCopy = typeof imageCompressionFn & { copyExifWithoutOrientation?: (source: Blob, target: Blob) => Promise<Blob> };
+
+/** The library (50 KB) loads when a photo is first prepared, not with the pages that offer an upload. */
+async function imageCompression(): Promise<WithExifCopy> {
+  return (await import("browser-image-compression")).default;
+}
 
 /** Crops are drawn at most this large before compression (memory on phones). */
 const CROP_CANVAS_MAX = 4096;
@@ -40,7 +45,7 @@ async function cropToJpeg(file: File, crop: Rect): Promise<File> {
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.95));
     if (!blob) throw new Error("The cropped photo could not be made.");
     let result: Blob = blob;
-    const copy = (imageCompression as WithExifCopy).copyExifWithoutOrientation;
+    const copy = (await imageCompression()).copyExifWithoutOrientation;
     if (photoType(file) === "image/jpeg" && copy) {
       try {
         result = await copy(file, blob);
@@ -67,7 +72,8 @@ export interface PreparedPhoto {
  */
 export async function preparePhoto(file: File, crop: Rect | null, size: Size, onProgress?: (percent: number) => void, signal?: AbortSignal): Promise<PreparedPhoto> {
   const source = crop && !isFullRect(crop, size) ? await cropToJpeg(file, crop) : file;
-  const compressed = await imageCompression(source, {
+  const compress = await imageCompression();
+  const compressed = await compress(source, {
     maxWidthOrHeight: IMAGE_MAX_DIMENSION,
     preserveExif: true,
     // The web worker would load the library from a CDN; the main thread is fine for one photo.

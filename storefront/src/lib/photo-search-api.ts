@@ -5,15 +5,14 @@
  */
 import { useMemo } from "react";
 import { z } from "zod";
-import type { EndpointOutput } from "~/contract";
-import { endpoints } from "~/contract";
+import type { EndpointOutput, Endpoints } from "~/contract";
 import { useApi } from "./api";
 import type { Gender } from "./gender-routing";
 import { targetGenderParam } from "./gender-preference";
 import { USER_QUERY_PREFIX } from "./session";
 
-export type PhotoSearchAnswer = EndpointOutput<typeof endpoints.visionProductSearch>;
-export type VisionEntry = EndpointOutput<typeof endpoints.visionSearchEntriesList>["entries"][number];
+export type PhotoSearchAnswer = EndpointOutput<Endpoints["visionProductSearch"]>;
+export type VisionEntry = EndpointOutput<Endpoints["visionSearchEntriesList"]>["entries"][number];
 
 /** Results asked of a photo search (the server's default and our grid). */
 export const PHOTO_RESULTS_LIMIT = 20;

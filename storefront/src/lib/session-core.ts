@@ -9,6 +9,10 @@
  * SPEC §8: a 401 on the current-user call clears the stored user id (local storage and cookie) and
  * signs the user out; that call retries once after 1 second, only on a 401. If the retry is also a
  * 401, a guest is created (DESIGN: a guest is created on first visit).
+ *
+ * A first visit (no user id remembered) has no session to ask about: the guest is created at
+ * once, without a current-user call that could only answer 401 (an error in the console, and a
+ * second's wait before the guest).
  */
 import type { User } from "~/contract";
 import { SESSION_RETRY_DELAY_MS, USER_ID_COOKIE, USER_ID_STORAGE_KEY } from "./constants";
@@ -57,8 +61,9 @@ function sleep(timers: SleepTimers, ms: number): Promise<void> {
 }
 
 /**
- * The current user: getMe; on a 401 clear the stored id, sign out, wait 1 s and retry getMe once;
- * if that is a 401 too, create a guest. Errors other than a 401 are thrown (not retried).
+ * The current user: on a first visit (no remembered id) a new guest; else getMe; on a 401 clear
+ * the stored id, sign out, wait 1 s and retry getMe once; if that is a 401 too, create a guest.
+ * Errors other than a 401 are thrown (not retried).
  */
 export async function resolveSession(
   client: SessionClient,
@@ -66,6 +71,11 @@ export async function resolveSession(
   timers: SleepTimers = globalThis,
   options: ResolveSessionOptions = {},
 ): Promise<ResolvedSession> {
+  if (!store.get()) {
+    const { user } = await client.createGuest();
+    store.set(user.id);
+    return { user, source: "guest" };
+  }
   try {
     const user = await client.getMe();
     store.set(user.id);

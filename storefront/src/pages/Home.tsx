@@ -10,7 +10,7 @@ import { readSearchTerm } from "../lib/gender-routing";
 import { ProductOpenerProvider, useProductModalRoute } from "../lib/product-opener";
 import { HomeFeed } from "../components/HomeFeed";
 import { RecentlyViewed } from "../components/RecentlyViewed";
-import { ProductModal } from "../components/ProductModal";
+import { ProductModal } from "../components/ProductModalLazy";
 import { SearchResults } from "./SearchResults";
 
 const HEADINGS = { menswear: "Menswear", womenswear: "Womenswear", both: "New in" } as const;

@@ -3,7 +3,7 @@
  * products, and the related feed (12 a batch in the mobile layout, else 20) with infinite scroll.
  * Opening it records a view.
  */
-import { useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation, useNavigate, useParams } from "react-router-dom";
 import { Messages } from "~/contract";
@@ -20,7 +20,10 @@ import { RelatedProducts } from "../components/RelatedProducts";
 import { RecentlyViewed } from "../components/RecentlyViewed";
 import { ProductReviews } from "../components/reviews/ProductReviews";
 import { Spinner } from "../components/FeedStatus";
-import { TryOnPanel } from "../components/ai/TryOnPanel";
+import { lazyComponent } from "../lib/lazy-component";
+
+// The try-on panel (clones, uploads, progress) loads after the product itself.
+const TryOnPanel = lazyComponent(async () => (await import("../components/ai/TryOnPanel")).TryOnPanel);
 
 export function ProductPage() {
   const api = useApi();
@@ -99,7 +102,9 @@ export function ProductPage() {
       ) : (
         <>
           <ProductDetails key={product.data.id} product={product.data} headingLevel={1} preferredVariantId={readVariantParam(location.search)} />
-          <TryOnPanel key={`tryon-${product.data.id}`} product={product.data} openOnParam />
+          <Suspense fallback={null}>
+            <TryOnPanel key={`tryon-${product.data.id}`} product={product.data} openOnParam />
+          </Suspense>
           <ProductReviews key={`reviews-${product.data.id}`} productId={product.data.id} productTitle={product.data.title} />
           <RecentlyViewed excludeId={product.data.id} />
           <RelatedProducts key={`related-${product.data.id}-${mobile}`} productId={product.data.id} batchSize={relatedBatchSize(mobile)} />

@@ -16,7 +16,7 @@ import { useProductModalRoute, ProductOpenerProvider } from "../lib/product-open
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
 import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
 import { FeedFooter, Spinner } from "../components/FeedStatus";
-import { ProductModal } from "../components/ProductModal";
+import { ProductModal } from "../components/ProductModalLazy";
 import { LOGO_WIDTHS, ResponsiveImage } from "../components/ResponsiveImage";
 import { FollowButton } from "../components/FollowButton";
 import { StoreReviews } from "../components/reviews/StoreReviews";

@@ -70,12 +70,21 @@ describe("resolveSession", () => {
 
   it("uses the current user when getMe answers", async () => {
     const { client, calls } = fakeClient([user("u1", "password", "a@b.c")]);
-    const store = memoryStore();
+    const store = memoryStore("u1");
     const result = await resolveSession(client, store);
     expect(result.source).toBe("existing");
     expect(result.user.id).toBe("u1");
     expect(calls.map((c) => c.name)).toEqual(["getMe"]);
     expect(store.log).toEqual(["set:u1"]);
+  });
+
+  it("a first visit (no remembered id) creates a guest at once, without a current-user call that could only be a 401", async () => {
+    const { client, calls } = fakeClient([], user("g0"));
+    const store = memoryStore();
+    const result = await resolveSession(client, store);
+    expect(result).toMatchObject({ source: "guest", user: { id: "g0" } });
+    expect(calls).toEqual([{ name: "createGuest", at: 0 }]);
+    expect(store.log).toEqual(["set:g0"]);
   });
 
   it("on a 401: clears the stored id, signs out, retries getMe once after 1 s", async () => {
@@ -125,7 +134,7 @@ describe("resolveSession", () => {
 
   it("retries only once: a non-401 on the retry is thrown, no guest is created", async () => {
     const { client, calls } = fakeClient([new HttpError(401), new HttpError(503)]);
-    const p = resolveSession(client, memoryStore());
+    const p = resolveSession(client, memoryStore("stale"));
     const assertion = expect(p).rejects.toMatchObject({ status: 503 });
     await vi.advanceTimersByTimeAsync(1000);
     await assertion;
@@ -142,7 +151,7 @@ describe("resolveSession", () => {
         return 0;
       },
     };
-    const result = await resolveSession(client, memoryStore(), timers);
+    const result = await resolveSession(client, memoryStore("stale"), timers);
     expect(waits).toEqual([1000]);
     expect(result.source).toBe("retry");
   });
@@ -158,7 +167,7 @@ describe("a sign-in during the session resolution", () => {
   it("waits for a first visit's guest to be created, so the guest's session does not replace the signed-in one", async () => {
     const { client, calls } = fakeClient([new HttpError(401), new HttpError(401)], user("g1"));
     const gate = createResolutionGate();
-    const resolved = gate.track(resolveSession(client, memoryStore()));
+    const resolved = gate.track(resolveSession(client, memoryStore("stale")));
     await vi.advanceTimersByTimeAsync(500); // the shopper submits the sign-in form during the 1 s wait
     const signIn = gate.settled().then(() => calls.push({ name: "login", at: Date.now() }));
     await vi.advanceTimersByTimeAsync(500);

@@ -16,6 +16,8 @@ import { csrfProtection } from "./app/lib/csrf.server";
 import { securityHeaders } from "./app/lib/security-headers.server";
 import { remixRequestHandler } from "./app/lib/remix-handler.server";
 import { finalErrorHandler } from "./app/lib/express-errors.server";
+import { robotsRoute, sitemapRoute, storefrontAssets, storefrontPage } from "./app/lib/storefront-html.server";
+import { appBaseUrl } from "./app/lib/app-url";
 import { imageRoute, imageVariantCache } from "./app/lib/image-route.server";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -52,19 +54,21 @@ export async function startServer(env: Record<string, string | undefined> = proc
   app.use("/images", imageRoute({ storage: booted.ctx.storage, cache: imageVariantCache(config), log }));
   app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
   app.use(express.static(path.join(buildDir, "client"), { index: false, maxAge: "1h" }));
-  app.use("/sf-assets", express.static(path.join(buildDir, "storefront", "sf-assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
+  const storefrontDir = path.join(buildDir, "storefront");
+  app.use("/sf-assets", storefrontAssets(storefrontDir));
+  const seo = { db: booted.ctx.db, origin: () => appBaseUrl(config), storefrontDir, log };
+  app.get("/robots.txt", robotsRoute(seo));
+  app.get("/sitemap.xml", sitemapRoute(seo));
+  const storefront = storefrontPage(seo);
 
   const remixHandler = remixRequestHandler(remixBuild, (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }));
 
-  const storefrontIndex = path.join(buildDir, "storefront", "index.html");
   app.all("*", (req, res, next) => {
     const url = new URL(req.originalUrl, "http://local");
     if (isRemixRequest(url.pathname, url.searchParams)) return remixHandler(req, res, next);
     if (req.method !== "GET" && req.method !== "HEAD") return res.status(404).json({ error: { code: "not_found", message: "Not found" } });
-    if (!fs.existsSync(storefrontIndex)) return res.status(503).send("The storefront is not built: run `npm run build`");
-    // The storefront is a single-page app: every shopper path gets its index.
-    res.setHeader("Cache-Control", "no-cache");
-    return res.sendFile(storefrontIndex);
+    // The storefront is a single-page app: every shopper path gets its index, with the page's title, description and structured data.
+    return storefront(req, res, next);
   });
   app.use(finalErrorHandler(log));
 

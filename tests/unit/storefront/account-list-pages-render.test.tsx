@@ -255,8 +255,10 @@ describe("Sign in (server render)", () => {
     expect(html).toContain(
       '<label class="field"><span class="field__label">Email</span><input class="field__input" type="email" name="email" autoComplete="email" required="" maxLength="254" value=""/></label>' +
         '<label class="field"><span class="field__label">Password</span><input class="field__input" type="password" name="password" autoComplete="current-password" required="" maxLength="200" value=""/></label>' +
+        '<p class="auth-card__links"><a data-testid="login-forgot" href="/forgot-password">Forgot password?</a></p>' +
         '<button type="submit" class="button button--block">Sign in</button>'
     );
+    expect(html).toContain('<a data-testid="login-register" href="/register">Create an account</a>');
     expect(html).toContain('<h1 id="login-heading" class="auth-card__title">Sign in</h1>');
   });
 

@@ -6,14 +6,17 @@ import tsconfigPaths from "vite-tsconfig-paths";
  * Three projects: unit (pure modules), integration (a fresh database per test file: PGlite by
  * default, PostgreSQL when TEST_DATABASE_URL is set) and e2e (the built server in Chromium).
  *
- * Integration files run two at a time even on two cores (vitest's default there is one): a file
+ * Test files run two at a time even on two cores (vitest's default there is one): a file
  * spends much of its time waiting (PostgreSQL, timers, child processes), and one worker left the
- * second core idle for half of CI. INTEGRATION_WORKERS overrides it.
+ * second core idle for half of CI. TEST_WORKERS overrides it.
  */
-const integrationWorkers = Number(process.env.INTEGRATION_WORKERS) || Math.max(2, (os.availableParallelism?.() ?? os.cpus().length) - 1);
+const workers = Number(process.env.TEST_WORKERS) || Math.max(2, (os.availableParallelism?.() ?? os.cpus().length) - 1);
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
+    // Per-project worker counts are not configurable (only isolate / singleFork): e2e keeps one by singleFork.
+    maxWorkers: workers,
+    minWorkers: 1,
     reporters: process.env.VITEST_JSON_OUT ? ["default", ["json", { outputFile: process.env.VITEST_JSON_OUT }]] : ["default"],
     projects: [
       {
@@ -29,7 +32,6 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: "forks",
-          poolOptions: { forks: { maxForks: integrationWorkers, minForks: 1 } },
           env: { NODE_ENV: "test", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
         },
       },

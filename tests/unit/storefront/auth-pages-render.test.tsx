@@ -207,7 +207,7 @@ describe("issue 20 item 7 (server render)", () => {
       id,
       user_id: "u1",
       clone_id: "k1",
-      product_id: null,
+      product_id: "p1",
       status: "completed",
       progress: 100,
       error: null,
@@ -220,7 +220,7 @@ describe("issue 20 item 7 (server render)", () => {
       product: null,
       clone: null,
       request_id: null,
-    } as TryOn);
+    }) as unknown as TryOn;
     const one = render("/try-ons", "/try-ons", <MyTryOns />, (qc) => qc.setQueryData(USER_TRYONS_LIST_KEY, { pages: [{ tryons: [tryon("t1")], total: 1, skip: 0 }], pageParams: [0] }), signedIn);
     expect(one).toMatch(/<span class="page__count" data-testid="tryons-page-count">1 try-on<\/span>/);
     expect(one).toContain('<time dateTime="2025-01-02T10:00:00.000Z">2 Jan 2025</time>');

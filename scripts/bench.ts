@@ -12,6 +12,9 @@
  *   PostgreSQL, product_daily_stats rebuilt from them; p50/p95 of the vendor dashboard endpoints
  *   (scripts/bench/vendor.ts).
  *
+ * - lighthouse (issue 20): the built storefront in Lighthouse's mobile preset, median of 3 per page,
+ *   with each page's first-load JavaScript (scripts/bench/lighthouse.ts).
+ *
  * `npm run bench -- --help` lists the flags (`--only=search`, `--products=2000`, …).
  * Databases and folders the run creates are removed at the end, also on failure or Ctrl-C.
  */
@@ -35,6 +38,7 @@ import { runTryOnBenchmark } from "./bench/tryon";
 import { runCartBenchmark } from "./bench/cart";
 import { runOrderSearchBenchmark } from "./bench/orders";
 import { runVendorDashboardBenchmark } from "./bench/vendor";
+import { runLighthouseBenchmark } from "./bench/lighthouse";
 
 const log = (line: string) => console.log(line);
 let sectionFailures = 0;
@@ -221,6 +225,10 @@ try {
   if (args.sections.has("vendor")) {
     console.log(`\n=== Vendor dashboard: ${args.views.toLocaleString("en")} generated view events on PostgreSQL ===`);
     await section("vendor", () => runVendorDashboardBenchmark({ views: args.views, calls: args.queries, log }));
+  }
+  if (args.sections.has("lighthouse")) {
+    console.log("\n=== Storefront in Lighthouse (mobile preset, built server, demo data) ===");
+    await section("lighthouse", () => runLighthouseBenchmark({ runs: 3, log }));
   }
   if (args.sections.has("tryon")) {
     console.log("\n=== Local try-on (CPU): vton-flux warm/cold, clone photo preprocessing ===");

@@ -1,7 +1,7 @@
 /**
  * Flags of `npm run bench -- [flags]`.
  */
-export const SECTIONS = ["startup", "api", "cart", "search", "recs", "photo", "throughput", "import", "fal", "tryon", "orders", "vendor"] as const;
+export const SECTIONS = ["startup", "api", "cart", "search", "recs", "photo", "throughput", "import", "fal", "tryon", "orders", "vendor", "lighthouse"] as const;
 export type Section = (typeof SECTIONS)[number];
 const GROUPS: Record<string, Section[]> = {
   embedded: ["startup", "api", "cart"],
@@ -11,6 +11,7 @@ const GROUPS: Record<string, Section[]> = {
   recommendations: ["recs"],
   vision: ["photo"],
   taobao: ["import"],
+  storefront: ["lighthouse"],
 };
 
 export interface BenchArgs {
@@ -51,6 +52,9 @@ export const USAGE = `npm run bench -- [flags]
   --views=<n>          view events generated for the vendor dashboard benchmark (default 5000000)
   (vendor: vendor dashboard endpoints p95 on PostgreSQL from product_daily_stats, target ≤ 50 ms;
    --queries=<n> calls of each kind)
+  (lighthouse: the built storefront in Debian's Chromium, mobile preset, median of 3 per page (home,
+   search, product, store): performance, accessibility, best practices, SEO, LCP/TBT/CLS and the
+   page's first-load JavaScript (brotli); --only=storefront)
   --verbose            print the score of every labelled query
   --help               this text`;
 

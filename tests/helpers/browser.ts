@@ -106,6 +106,9 @@ export async function submitShopperSignIn(page: Page, baseUrl: string, email: st
 /** Signs in on the storefront's /login (the demo shopper unless told) and waits for the header's Sign out. */
 export async function signInShopper(page: Page, baseUrl: string, opts: { email?: string; password?: string } = {}): Promise<void> {
   await submitShopperSignIn(page, baseUrl, opts.email ?? DEMO_SHOPPER, opts.password ?? DEMO_PASSWORD);
+  // The sign-in page shows its own "Sign out" before it sends the shopper home: wait for that
+  // navigation too, or a click made meanwhile (the account menu) is undone by it.
+  await page.waitForURL((u) => u.pathname !== "/login", { timeout: 20_000 });
   await page.getByRole("button", { name: "Sign out" }).first().waitFor({ timeout: 20_000 });
 }
 

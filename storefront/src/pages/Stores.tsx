@@ -27,7 +27,7 @@ import { FollowButton } from "../components/FollowButton";
 import { ListStates } from "../components/ListStates";
 import { LoadMore } from "../components/LoadMore";
 import { ProductCard } from "../components/ProductCard";
-import { ProductModal } from "../components/ProductModal";
+import { ProductModal } from "../components/ProductModalLazy";
 import "../stores.css";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

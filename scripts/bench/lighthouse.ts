@@ -7,11 +7,11 @@
  *
  * Pages: home, a search, a product and a store, the last two taken from the app's own sitemap.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { ensureBuild, root } from "../lib/build";
+import { startBuiltServer } from "../lib/start-server";
 import { firstLoadFiles, type StorefrontManifest } from "../../app/lib/storefront-manifest";
 import { onCleanup, tempDir } from "./database";
 import { addSummary, printTable } from "./report";
@@ -28,37 +28,9 @@ interface PageRun {
 }
 
 async function startServer(): Promise<{ base: string; stop: () => Promise<void> }> {
-  const dataDir = tempDir("lighthouse");
-  const child: ChildProcess = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["server.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "production", DATABASE_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 300_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      const m = /Storefront:\s+(http:\/\/\S+?)\/\s/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
-  };
+  const { baseUrl, stop } = await startBuiltServer({ dataDir: tempDir("lighthouse"), timeoutMs: 300_000 });
   onCleanup(stop);
-  return { base, stop };
+  return { base: baseUrl, stop };
 }
 
 /** A product and a store page of the running server, from its sitemap. */

@@ -65,6 +65,8 @@ export const VisionSearchResultSchema = z.object({
   searchEntryId: z.string().nullable(),
   /** Where the photo is kept (with an entry), else null. */
   image_url: z.string().nullable(),
+  /** The garment colour read from the photo (background left out); results carry `matchedVariant` in it. */
+  colour: z.object({ hex: z.string(), name: z.string() }).nullable().optional(),
   timings: z.object({ embedMs: z.number(), queryMs: z.number() }),
 });
 

@@ -10,6 +10,7 @@
  */
 import crypto from "node:crypto";
 import { Prisma, type User, type VisionSearchEntry } from "@prisma/client";
+import sharp from "sharp";
 import type { AppContext } from "~/context.server";
 import { invalid, notAllowed, notFoundError, tooLarge, unavailable } from "~/lib/domain-errors";
 import type { TargetGender } from "~/contract/common";
@@ -17,6 +18,10 @@ import { Messages } from "~/contract/messages";
 import { VISION_ENTRIES_LIMIT, VISION_MAX_UPLOAD_BYTES } from "~/contract/vision";
 import { roundScore } from "~/providers/vector-index/math";
 import { getProductCards } from "./catalog.server";
+import { dominantColours } from "./companion.server";
+import { resolveColour } from "./search/colours";
+import { withMatchedVariants } from "./search/search.server";
+import { getSearchVocabulary } from "./search/vocabulary.server";
 import { readImageUrl, toApiImageError } from "./image-source.server";
 import { processImage } from "./internal-media.server";
 
@@ -49,6 +54,27 @@ export async function readUrl(ctx: Pick<AppContext, "config" | "storage">, url: 
   return (await processImage(bytes)).jpeg;
 }
 
+/**
+ * The colour of the garment in the photo: the largest colour once the background (read from the
+ * border) is left out, named from the analysis palette. Null when the photo gives none.
+ */
+export async function photoColour(jpeg: Buffer): Promise<{ hex: string; name: string } | null> {
+  const raw = await sharp(jpeg).resize(96, 96, { fit: "inside" }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const [top] = dominantColours(new Uint8Array(raw.data), raw.info.width, raw.info.height);
+  return top ? { hex: top.hex, name: top.name } : null;
+}
+
+/**
+ * Cards in the photo's colour: the photo's colour name selects catalogue colours as a typed colour
+ * word would ("Navy" → the catalogue's Navy, or its blues), so each card carries the variant of
+ * that colour exactly as text search does. A colour the catalogue lacks leaves the cards as they are.
+ */
+async function inPhotoColour(db: VisionCtx["db"], cards: Awaited<ReturnType<typeof getProductCards>>, colour: { name: string } | null) {
+  if (!colour || !cards.length) return cards;
+  const vocab = await getSearchVocabulary(db);
+  return withMatchedVariants(db, cards, resolveColour(colour.name, vocab.colourNames));
+}
+
 export interface SearchOptions {
   target_gender?: TargetGender;
   limit: number;
@@ -68,7 +94,10 @@ export async function searchByImage(ctx: VisionCtx, jpeg: Buffer, o: SearchOptio
   const targetGenders = gendersFor(o.target_gender);
   // Ask for more than needed: hidden and scheduled products are dropped below.
   const matches = await ctx.vectors.query("image", embedding.vector, { topK: Math.min(500, o.limit * 2 + 10), targetGenders });
-  const cards = (await getProductCards(ctx.db, matches.map((m) => m.id))).slice(0, o.limit);
+  const found = (await getProductCards(ctx.db, matches.map((m) => m.id))).slice(0, o.limit);
+  // A photo that sharp cannot read again was already refused by processImage; no colour is no match.
+  const colour = await photoColour(jpeg).catch(() => null);
+  const cards = await inPhotoColour(ctx.db, found, colour);
   const t2 = performance.now();
   const scoreOf = new Map(matches.map((m) => [m.id, roundScore(m.score)]));
   const scores = cards.map((c) => scoreOf.get(c.id) ?? 0);
@@ -103,6 +132,7 @@ export async function searchByImage(ctx: VisionCtx, jpeg: Buffer, o: SearchOptio
     index,
     searchEntryId,
     image_url: imageUrl,
+    colour,
     timings: { embedMs: Math.round(t1 - t0), queryMs: Math.round(t2 - t1) },
   };
 }

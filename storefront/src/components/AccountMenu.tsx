@@ -3,10 +3,11 @@
  * account, orders, returns, reviews to write, notifications, clones) and Sign out, so the header
  * fits from 375 px to 1280 px. Signed out (guests): Saved and Sign in.
  */
-import { useEffect, useId, useRef, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router-dom";
+import { useState } from "react";
+import { Link, NavLink } from "react-router-dom";
 import { useSession } from "../lib/session";
 import { errorMessage } from "../lib/api";
+import { useDisclosure } from "../lib/use-disclosure";
 import { AccountLinks } from "./AccountLinks";
 
 const MENU_LINKS: { to: string; label: string; testId: string; end?: boolean }[] = [
@@ -19,44 +20,19 @@ const MENU_LINKS: { to: string; label: string; testId: string; end?: boolean }[]
 ];
 
 function AccountDropdown({ email }: { email: string | null }) {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const location = useLocation();
-
-  // Closes on navigation, a click elsewhere and Escape (focus back on the button).
-  useEffect(() => setOpen(false), [location.pathname]);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (e: PointerEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    document.addEventListener("pointerdown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  const { open, panelId, rootRef, buttonRef, toggle } = useDisclosure();
 
   return (
-    <div className="account-menu" ref={root}>
+    <div className="account-menu" ref={rootRef}>
       <button
-        ref={button}
+        ref={buttonRef}
         type="button"
         className="account-menu__button"
         aria-expanded={open}
         aria-controls={panelId}
         aria-label="Account menu"
         data-testid="account-menu-button"
-        onClick={() => setOpen((v) => !v)}
+        onClick={toggle}
       >
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
           <circle cx="12" cy="8.5" r="4" fill="none" stroke="currentColor" strokeWidth="1.8" />

@@ -6,12 +6,13 @@
  * the first link; Escape closes and puts the focus back on the button; so do a click outside and
  * the focus leaving the menu; following a link closes it.
  */
-import { useEffect, useId, useRef, useState } from "react";
-import { NavLink, useLocation } from "react-router-dom";
+import { useEffect, useRef, useState } from "react";
+import { NavLink } from "react-router-dom";
 import { errorMessage } from "../lib/api";
 import { useGender } from "../lib/gender";
 import { homePathFor, storesPathFor } from "../lib/gender-routing";
 import { useSession } from "../lib/session";
+import { useDisclosure } from "../lib/use-disclosure";
 import { GenderSwitch } from "./GenderSwitch";
 
 interface MenuLink {
@@ -22,36 +23,14 @@ interface MenuLink {
 }
 
 export function MobileMenu() {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, panelId, rootRef: root, buttonRef, toggle } = useDisclosure();
   const panel = useRef<HTMLDivElement>(null);
-  const location = useLocation();
   const { gender } = useGender();
   const { user, signedIn, signOut, signingOut } = useSession();
   const [signOutError, setSignOutError] = useState<string | null>(null);
 
-  useEffect(() => setOpen(false), [location.pathname]);
-
   useEffect(() => {
-    if (!open) return;
-    panel.current?.querySelector<HTMLElement>("a[href], button")?.focus();
-    const onPointer = (e: PointerEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    document.addEventListener("pointerdown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
+    if (open) panel.current?.querySelector<HTMLElement>("a[href], button")?.focus();
   }, [open]);
 
   const main: MenuLink[] = [
@@ -88,14 +67,14 @@ export function MobileMenu() {
       }}
     >
       <button
-        ref={button}
+        ref={buttonRef}
         type="button"
         className="mobile-menu__button"
         aria-label="Menu"
         aria-expanded={open}
         aria-controls={panelId}
         data-testid="mobile-menu-button"
-        onClick={() => setOpen((v) => !v)}
+        onClick={toggle}
       >
         <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
           {open ? (

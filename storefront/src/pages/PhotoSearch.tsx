@@ -223,8 +223,11 @@ export function PhotoSearch() {
   );
 }
 
-function PhotoResults({ step, onAgain }: { step: Extract<Step, { kind: "results" }>; onAgain(): void }) {
+/** The results of a photo search; exported for the render tests. */
+export function PhotoResults({ step, onAgain }: { step: Extract<Step, { kind: "results" }>; onAgain(): void }) {
   const products: ProductCardData[] = step.answer.results;
+  // Cards already show the variant in the photo's colour; say so when at least one does.
+  const inColour = step.answer.colour && products.some((p) => p.matchedVariant) ? step.answer.colour.name : null;
   return (
     <div className="photo-results" data-testid="photo-results" data-count={products.length}>
       <div className="photo-results__head">
@@ -236,6 +239,11 @@ function PhotoResults({ step, onAgain }: { step: Extract<Step, { kind: "results"
           <p className="photo-results__meta">
             Sent {step.sentSize}, {formatBytes(step.sentBytes)} (from {formatBytes(step.originalBytes)}).
           </p>
+          {inColour && (
+            <p className="photo-results__meta" data-testid="photo-colour">
+              Shown in {inColour.toLowerCase()}, the colour of your photo, where a piece comes in it.
+            </p>
+          )}
           <button type="button" className="button button--ghost button--small" onClick={onAgain} data-testid="photo-again">
             Search another photo
           </button>

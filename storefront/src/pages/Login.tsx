@@ -5,6 +5,7 @@ import { useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
 import { errorMessage } from "../lib/api";
 import { useDocumentTitle } from "../lib/use-document-title";
+import { AuthCard, FormError, SubmitButton } from "../components/AuthCard";
 import { TextField } from "../components/Field";
 import "../auth.css";
 
@@ -33,72 +34,49 @@ export function Login() {
 
   if (signedIn && user) {
     return (
-      <section className="page page--narrow" aria-labelledby="login-heading">
-        <div className="auth-card">
-          <h1 id="login-heading" className="auth-card__title">
-            You're signed in
-          </h1>
-          <p className="auth-card__text">Signed in as {user.email}.</p>
-          <div className="state__actions">
-            <Link className="button" to={homePathFor(gender)}>
-              Continue shopping
-            </Link>
-            <button type="button" className="button button--ghost" disabled={signingOut} onClick={() => void signOut().catch(() => undefined)}>
-              Sign out
-            </button>
-          </div>
+      <AuthCard headingId="login-heading" title="You're signed in">
+        <p className="auth-card__text">Signed in as {user.email}.</p>
+        <div className="state__actions">
+          <Link className="button" to={homePathFor(gender)}>
+            Continue shopping
+          </Link>
+          <button type="button" className="button button--ghost" disabled={signingOut} onClick={() => void signOut().catch(() => undefined)}>
+            Sign out
+          </button>
         </div>
-      </section>
+      </AuthCard>
     );
   }
 
   return (
-    <section className="page page--narrow" aria-labelledby="login-heading">
-      <form className="auth-card" onSubmit={onSubmit} noValidate={false}>
-        <h1 id="login-heading" className="auth-card__title">
-          Sign in
-        </h1>
-        <p className="auth-card__text">Welcome back. Sign in to see your saved products, try-ons and orders.</p>
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          maxLength={200}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <p className="auth-card__links">
-          <Link to={email.trim() ? `/forgot-password?email=${encodeURIComponent(email.trim())}` : "/forgot-password"} data-testid="login-forgot">
-            Forgot password?
-          </Link>
-        </p>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="button button--block" disabled={signingIn}>
-          {signingIn ? "Signing in…" : "Sign in"}
-        </button>
-        <p className="auth-card__foot">
-          New here?{" "}
-          <Link to="/register" data-testid="login-register">
-            Create an account
-          </Link>
-        </p>
-      </form>
-    </section>
+    <AuthCard headingId="login-heading" title="Sign in" onSubmit={onSubmit}>
+      <p className="auth-card__text">Welcome back. Sign in to see your saved products, try-ons and orders.</p>
+      <TextField label="Email" type="email" name="email" autoComplete="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
+      <TextField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        maxLength={200}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <p className="auth-card__links">
+        <Link to={email.trim() ? `/forgot-password?email=${encodeURIComponent(email.trim())}` : "/forgot-password"} data-testid="login-forgot">
+          Forgot password?
+        </Link>
+      </p>
+      {error && <FormError>{error}</FormError>}
+      <SubmitButton pending={signingIn} pendingLabel="Signing in…">
+        Sign in
+      </SubmitButton>
+      <p className="auth-card__foot">
+        New here?{" "}
+        <Link to="/register" data-testid="login-register">
+          Create an account
+        </Link>
+      </p>
+    </AuthCard>
   );
 }

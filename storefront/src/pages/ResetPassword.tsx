@@ -13,6 +13,7 @@ import { PASSWORD_MAX_LENGTH, passwordProblem, passwordResetKey } from "../lib/p
 import { useSession } from "../lib/session";
 import { useDocumentTitle } from "../lib/use-document-title";
 import { Spinner } from "../components/FeedStatus";
+import { AuthCard, AuthRetryState, AuthState, FormError, SubmitButton } from "../components/AuthCard";
 import { TextField } from "../components/Field";
 import { PasswordRules } from "../components/PasswordRules";
 import "../auth.css";
@@ -21,17 +22,11 @@ const isLinkRefusal = (e: unknown) => e instanceof ApiClientError && (e.status =
 
 function LinkDoesNotWork({ message }: { message: string }) {
   return (
-    <section className="page page--narrow" aria-labelledby="reset-heading">
-      <div className="state" data-testid="reset-invalid">
-        <h1 id="reset-heading" className="state__title">
-          This link does not work
-        </h1>
-        <p className="state__text">{message}</p>
-        <Link className="button" to="/forgot-password">
-          Ask for a new link
-        </Link>
-      </div>
-    </section>
+    <AuthState headingId="reset-heading" title="This link does not work" text={message} testId="reset-invalid">
+      <Link className="button" to="/forgot-password">
+        Ask for a new link
+      </Link>
+    </AuthState>
   );
 }
 
@@ -69,35 +64,20 @@ export function ResetPassword() {
   if (reset.isSuccess) {
     const email = reset.data.email;
     return (
-      <section className="page page--narrow" aria-labelledby="reset-heading">
-        <div className="auth-card" data-testid="reset-done">
-          <h1 id="reset-heading" className="auth-card__title">
-            Your password is changed
-          </h1>
-          <p className="auth-card__text" role="status">
-            Sign in with your new password. For your safety, {email} was signed out on every device.
-          </p>
-          <Link className="button button--block" to={`/login?email=${encodeURIComponent(email)}`} data-testid="reset-sign-in">
-            Sign in
-          </Link>
-        </div>
-      </section>
+      <AuthCard headingId="reset-heading" title="Your password is changed" testId="reset-done">
+        <p className="auth-card__text" role="status">
+          Sign in with your new password. For your safety, {email} was signed out on every device.
+        </p>
+        <Link className="button button--block" to={`/login?email=${encodeURIComponent(email)}`} data-testid="reset-sign-in">
+          Sign in
+        </Link>
+      </AuthCard>
     );
   }
   if (isLinkRefusal(link.error)) return <LinkDoesNotWork message={errorMessage(link.error)} />;
   if (link.isError) {
     return (
-      <section className="page page--narrow" aria-labelledby="reset-heading">
-        <div className="state state--error" role="alert" data-testid="reset-error">
-          <h1 id="reset-heading" className="state__title">
-            This link could not be checked right now
-          </h1>
-          <p className="state__text">{errorMessage(link.error)}</p>
-          <button type="button" className="button" onClick={() => void link.refetch()}>
-            Try again
-          </button>
-        </div>
-      </section>
+      <AuthRetryState headingId="reset-heading" title="This link could not be checked right now" testId="reset-error" error={link.error} onRetry={() => void link.refetch()} />
     );
   }
   if (!link.data) return <Spinner label="Checking your link…" />;
@@ -112,59 +92,54 @@ export function ResetPassword() {
   const refusedLink = isLinkRefusal(reset.error);
 
   return (
-    <section className="page page--narrow" aria-labelledby="reset-heading">
-      <form className="auth-card" onSubmit={onSubmit} data-testid="reset-form">
-        <h1 id="reset-heading" className="auth-card__title">
-          Choose a new password
-        </h1>
-        <p className="auth-card__text">
-          For <strong data-testid="reset-email">{email}</strong>. You will be signed out on every device and sign in again with the new password.
-        </p>
-        {/* For password managers: the account the new password belongs to. */}
-        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <TextField
-          label="New password"
-          type={show ? "text" : "password"}
-          name="new-password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={PASSWORD_MAX_LENGTH}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          aria-describedby={rulesId}
-          data-testid="reset-password"
-        />
-        <PasswordRules id={rulesId} password={password} email={email} />
-        <TextField
-          label="Type it again"
-          type={show ? "text" : "password"}
-          name="confirm-password"
-          autoComplete="new-password"
-          required
-          maxLength={PASSWORD_MAX_LENGTH}
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          data-testid="reset-confirm"
-        />
-        <label className="auth-card__show">
-          <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show passwords
-        </label>
-        {(problem || reset.isError) && (
-          <p className="form-error" role="alert" data-testid="reset-form-error">
-            {problem ?? errorMessage(reset.error, "Your password could not be changed. Please try again.")}
-            {!problem && refusedLink && (
-              <>
-                {" "}
-                <Link to="/forgot-password">Ask for a new link</Link>.
-              </>
-            )}
-          </p>
-        )}
-        <button type="submit" className="button button--block" disabled={reset.isPending} data-testid="reset-submit">
-          {reset.isPending ? "Saving…" : "Set new password"}
-        </button>
-      </form>
-    </section>
+    <AuthCard headingId="reset-heading" title="Choose a new password" testId="reset-form" onSubmit={onSubmit}>
+      <p className="auth-card__text">
+        For <strong data-testid="reset-email">{email}</strong>. You will be signed out on every device and sign in again with the new password.
+      </p>
+      {/* For password managers: the account the new password belongs to. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      <TextField
+        label="New password"
+        type={show ? "text" : "password"}
+        name="new-password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        maxLength={PASSWORD_MAX_LENGTH}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        aria-describedby={rulesId}
+        data-testid="reset-password"
+      />
+      <PasswordRules id={rulesId} password={password} email={email} />
+      <TextField
+        label="Type it again"
+        type={show ? "text" : "password"}
+        name="confirm-password"
+        autoComplete="new-password"
+        required
+        maxLength={PASSWORD_MAX_LENGTH}
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        data-testid="reset-confirm"
+      />
+      <label className="auth-card__show">
+        <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show passwords
+      </label>
+      {(problem || reset.isError) && (
+        <FormError testId="reset-form-error">
+          {problem ?? errorMessage(reset.error, "Your password could not be changed. Please try again.")}
+          {!problem && refusedLink && (
+            <>
+              {" "}
+              <Link to="/forgot-password">Ask for a new link</Link>.
+            </>
+          )}
+        </FormError>
+      )}
+      <SubmitButton pending={reset.isPending} pendingLabel="Saving…" testId="reset-submit">
+        Set new password
+      </SubmitButton>
+    </AuthCard>
   );
 }

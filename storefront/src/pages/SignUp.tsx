@@ -14,6 +14,7 @@ import { homePathFor } from "../lib/gender-routing";
 import { PASSWORD_MAX_LENGTH, passwordProblem } from "../lib/password-rules";
 import { useSession } from "../lib/session";
 import { useDocumentTitle } from "../lib/use-document-title";
+import { AuthCard, FormError, SubmitButton } from "../components/AuthCard";
 import { TextField } from "../components/Field";
 import { PasswordRules } from "../components/PasswordRules";
 import { VerifyEmailNotice } from "../components/VerifyEmailNotice";
@@ -52,92 +53,87 @@ export function SignUp() {
 
   if (created && user) {
     return (
-      <section className="page page--narrow" aria-labelledby="signup-heading">
-        <div className="auth-card" data-testid="signup-done">
-          <h1 id="signup-heading" className="auth-card__title">
-            Welcome{user.first_name ? `, ${user.first_name}` : ""}
-          </h1>
-          <p className="auth-card__text">Your account is ready and you are signed in as {user.email}. Everything you saved as a guest is in it.</p>
-          <VerifyEmailNotice user={user} what="Orders you place with it appear in your account" />
-          <div className="state__actions">
-            <Link className="button" to={homePathFor(gender)}>
-              Continue shopping
-            </Link>
-            <Link className="button button--ghost" to="/account">
-              Your account
-            </Link>
-          </div>
+      <AuthCard headingId="signup-heading" title={`Welcome${user.first_name ? `, ${user.first_name}` : ""}`} testId="signup-done">
+        <p className="auth-card__text">Your account is ready and you are signed in as {user.email}. Everything you saved as a guest is in it.</p>
+        <VerifyEmailNotice user={user} what="Orders you place with it appear in your account" />
+        <div className="state__actions">
+          <Link className="button" to={homePathFor(gender)}>
+            Continue shopping
+          </Link>
+          <Link className="button button--ghost" to="/account">
+            Your account
+          </Link>
         </div>
-      </section>
+      </AuthCard>
     );
   }
 
   if (signedIn && user) {
     return (
-      <section className="page page--narrow" aria-labelledby="signup-heading">
-        <div className="auth-card" data-testid="signup-signed-in">
-          <h1 id="signup-heading" className="auth-card__title">
-            You already have an account
-          </h1>
-          <p className="auth-card__text">You are signed in as {user.email}. Sign out first to create another account.</p>
-          <div className="state__actions">
-            <Link className="button" to="/account">
-              Your account
-            </Link>
-          </div>
+      <AuthCard headingId="signup-heading" title="You already have an account" testId="signup-signed-in">
+        <p className="auth-card__text">You are signed in as {user.email}. Sign out first to create another account.</p>
+        <div className="state__actions">
+          <Link className="button" to="/account">
+            Your account
+          </Link>
         </div>
-      </section>
+      </AuthCard>
     );
   }
 
   return (
-    <section className="page page--narrow" aria-labelledby="signup-heading">
-      <form className="auth-card" onSubmit={onSubmit} data-testid="signup-form">
-        <h1 id="signup-heading" className="auth-card__title">
-          Create an account
-        </h1>
-        <p className="auth-card__text">Keep your saved products, follows, try-ons and orders on every device. What you saved as a guest comes with you.</p>
-        <TextField label="Email" type="email" name="email" autoComplete="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} data-testid="signup-email" />
-        <div className="auth-card__row">
-          <TextField label="First name (optional)" name="given-name" autoComplete="given-name" maxLength={100} value={firstName} onChange={(e) => setFirstName(e.target.value)} />
-          <TextField label="Last name (optional)" name="family-name" autoComplete="family-name" maxLength={100} value={lastName} onChange={(e) => setLastName(e.target.value)} />
-        </div>
-        <TextField
-          label="Password"
-          type={show ? "text" : "password"}
-          name="new-password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={PASSWORD_MAX_LENGTH}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          aria-describedby={rulesId}
-          data-testid="signup-password"
-        />
-        <PasswordRules id={rulesId} password={password} email={email} />
-        <label className="auth-card__show">
-          <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show password
-        </label>
-        {error && (
-          <p className="form-error" role="alert" data-testid="signup-error">
-            {error.message}
-            {error.taken && (
-              <>
-                {" "}
-                <Link to={`/login?email=${encodeURIComponent(email.trim())}`}>Sign in</Link> or{" "}
-                <Link to={`/forgot-password?email=${encodeURIComponent(email.trim())}`}>reset your password</Link>.
-              </>
-            )}
-          </p>
-        )}
-        <button type="submit" className="button button--block" disabled={signingUp} data-testid="signup-submit">
-          {signingUp ? "Creating your account…" : "Create account"}
-        </button>
-        <p className="auth-card__foot">
-          Already have an account? <Link to="/login">Sign in</Link>
-        </p>
-      </form>
-    </section>
+    <AuthCard headingId="signup-heading" title="Create an account" testId="signup-form" onSubmit={onSubmit}>
+      <p className="auth-card__text">Keep your saved products, follows, try-ons and orders on every device. What you saved as a guest comes with you.</p>
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        maxLength={254}
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        data-testid="signup-email"
+      />
+      <div className="auth-card__row">
+        <TextField label="First name (optional)" name="given-name" autoComplete="given-name" maxLength={100} value={firstName} onChange={(e) => setFirstName(e.target.value)} />
+        <TextField label="Last name (optional)" name="family-name" autoComplete="family-name" maxLength={100} value={lastName} onChange={(e) => setLastName(e.target.value)} />
+      </div>
+      <TextField
+        label="Password"
+        type={show ? "text" : "password"}
+        name="new-password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        maxLength={PASSWORD_MAX_LENGTH}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        aria-describedby={rulesId}
+        data-testid="signup-password"
+      />
+      <PasswordRules id={rulesId} password={password} email={email} />
+      <label className="auth-card__show">
+        <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show password
+      </label>
+      {error && (
+        <FormError testId="signup-error">
+          {error.message}
+          {error.taken && (
+            <>
+              {" "}
+              <Link to={`/login?email=${encodeURIComponent(email.trim())}`}>Sign in</Link> or{" "}
+              <Link to={`/forgot-password?email=${encodeURIComponent(email.trim())}`}>reset your password</Link>.
+            </>
+          )}
+        </FormError>
+      )}
+      <SubmitButton pending={signingUp} pendingLabel="Creating your account…" testId="signup-submit">
+        Create account
+      </SubmitButton>
+      <p className="auth-card__foot">
+        Already have an account? <Link to="/login">Sign in</Link>
+      </p>
+    </AuthCard>
   );
 }

@@ -12,6 +12,7 @@ import { verifyEmailKey } from "../lib/email-verification";
 import { ORDERS_KEY, ORDERS_PATH, RETURNS_KEY } from "../lib/orders";
 import { SESSION_QUERY_KEY, useSession } from "../lib/session";
 import { useDocumentTitle } from "../lib/use-document-title";
+import { AuthRetryState, AuthState } from "../components/AuthCard";
 import { Spinner } from "../components/FeedStatus";
 
 export function VerifyEmail() {
@@ -44,49 +45,47 @@ export function VerifyEmail() {
 
   if (!token || (result.error instanceof ApiClientError && result.error.status < 500)) {
     return (
-      <section className="page page--narrow" aria-labelledby="verify-heading">
-        <div className="state" data-testid="verify-email-invalid">
-          <h1 id="verify-heading" className="state__title">
-            This link does not work
-          </h1>
-          <p className="state__text">{token ? errorMessage(result.error) : "The link has no token. Open the link from your email again."}</p>
-          <Link className="button" to="/account">
-            Go to your account
-          </Link>
-        </div>
-      </section>
+      <AuthState
+        headingId="verify-heading"
+        title="This link does not work"
+        text={token ? errorMessage(result.error) : "The link has no token. Open the link from your email again."}
+        testId="verify-email-invalid"
+      >
+        <Link className="button" to="/account">
+          Go to your account
+        </Link>
+      </AuthState>
     );
   }
   if (result.isError) {
     return (
-      <section className="page page--narrow" aria-labelledby="verify-heading">
-        <div className="state state--error" role="alert" data-testid="verify-email-error">
-          <h1 id="verify-heading" className="state__title">
-            Your email could not be confirmed right now
-          </h1>
-          <p className="state__text">{errorMessage(result.error)}</p>
-          <button type="button" className="button" onClick={() => void result.refetch()}>
-            Try again
-          </button>
-        </div>
-      </section>
+      <AuthRetryState
+        headingId="verify-heading"
+        title="Your email could not be confirmed right now"
+        testId="verify-email-error"
+        error={result.error}
+        onRetry={() => void result.refetch()}
+      />
     );
   }
   if (!verified) return <Spinner label="Confirming your email…" />;
   const n = verified.linked_orders;
+  const linked =
+    n > 0 ? `${n} earlier ${n === 1 ? "order" : "orders"} placed with it ${n === 1 ? "is" : "are"} now in your account.` : "Orders you place with it appear in your account.";
   return (
-    <section className="page page--narrow" aria-labelledby="verify-heading">
-      <div className="state" data-testid="verify-email-done">
-        <h1 id="verify-heading" className="state__title">
-          Your email is confirmed
-        </h1>
-        <p className="state__text">
-          {verified.email} is confirmed. {n > 0 ? `${n} earlier ${n === 1 ? "order" : "orders"} placed with it ${n === 1 ? "is" : "are"} now in your account.` : "Orders you place with it appear in your account."}
-        </p>
-        <Link className="button" to={ORDERS_PATH}>
-          See your orders
-        </Link>
-      </div>
-    </section>
+    <AuthState
+      headingId="verify-heading"
+      title="Your email is confirmed"
+      text={
+        <>
+          {verified.email} is confirmed. {linked}
+        </>
+      }
+      testId="verify-email-done"
+    >
+      <Link className="button" to={ORDERS_PATH}>
+        See your orders
+      </Link>
+    </AuthState>
   );
 }

@@ -1,0 +1,97 @@
+/**
+ * The building blocks of the account pages reached from the sign-in flow (sign in, sign up, forgot
+ * and reset password, the emailed links): a narrow page titled by its one heading, the card that
+ * holds a form or its outcome, a state message for a link that cannot be used, the form's error
+ * alert and its submit button that says what it is doing. One place for them keeps the pages'
+ * markup, landmarks and test ids alike.
+ */
+import type { FormEvent, ReactNode } from "react";
+import { errorMessage } from "../lib/api";
+
+interface TitledProps {
+  /** The h1's id: the page's section is labelled by it. */
+  headingId: string;
+  title: ReactNode;
+  testId?: string;
+  children: ReactNode;
+}
+
+/** A narrow page section labelled by its heading. */
+function NarrowPage({ headingId, children }: { headingId: string; children: ReactNode }) {
+  return (
+    <section className="page page--narrow" aria-labelledby={headingId}>
+      {children}
+    </section>
+  );
+}
+
+/** A page whose content is one card: a form when it has onSubmit, else the form's outcome. */
+export function AuthCard({ headingId, title, testId, children, onSubmit }: TitledProps & { onSubmit?: (e: FormEvent) => void }) {
+  const heading = (
+    <h1 id={headingId} className="auth-card__title">
+      {title}
+    </h1>
+  );
+  return (
+    <NarrowPage headingId={headingId}>
+      {onSubmit ? (
+        <form className="auth-card" onSubmit={onSubmit} data-testid={testId}>
+          {heading}
+          {children}
+        </form>
+      ) : (
+        <div className="auth-card" data-testid={testId}>
+          {heading}
+          {children}
+        </div>
+      )}
+    </NarrowPage>
+  );
+}
+
+/**
+ * A page that is one state message: what an emailed link did, why it cannot be used and what to
+ * do, or (error) a failure to check it, announced as an alert. The children are its action.
+ */
+export function AuthState({ headingId, title, text, testId, children, error = false }: TitledProps & { text: ReactNode; error?: boolean }) {
+  return (
+    <NarrowPage headingId={headingId}>
+      <div className={error ? "state state--error" : "state"} role={error ? "alert" : undefined} data-testid={testId}>
+        <h1 id={headingId} className="state__title">
+          {title}
+        </h1>
+        <p className="state__text">{text}</p>
+        {children}
+      </div>
+    </NarrowPage>
+  );
+}
+
+/** An emailed link that could not be checked (the server failed): the reason and Try again. */
+export function AuthRetryState({ headingId, title, testId, error, onRetry }: Omit<TitledProps, "children"> & { error: unknown; onRetry: () => void }) {
+  return (
+    <AuthState headingId={headingId} title={title} text={errorMessage(error)} testId={testId} error>
+      <button type="button" className="button" onClick={onRetry}>
+        Try again
+      </button>
+    </AuthState>
+  );
+}
+
+/** The server's failure (or a rule the input breaks), answered as an alert when it appears. */
+export function FormError({ testId, children }: { testId?: string; children: ReactNode }) {
+  return (
+    <p className="form-error" role="alert" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+/** The form's full-width submit button, disabled with a label saying what it does while pending. */
+export function SubmitButton({ pending, pendingLabel, testId, children }: { pending: boolean; pendingLabel: string; testId?: string; children: ReactNode }) {
+  return (
+    <button type="submit" className="button button--block" disabled={pending} data-testid={testId}>
+      {pending ? pendingLabel : children}
+    </button>
+  );
+}

@@ -7,7 +7,8 @@
  *   guest the theme blocks created through `POST /users/guest`; Shopify drops cookies, so blocks
  *   send their token in `Authorization`), else anonymous.
  * - `/proxy/storefront/products/…` redirects to that page of the React storefront (the try-on
- *   button links there) and `/proxy/uploads/…` to the app's uploaded file (review photos), see
+ *   button links there), `/proxy/uploads/…` to the app's uploaded file (review photos) and
+ *   `/proxy/images/…?w=&fm=` to the image route (the blocks' srcset), see
  *   app/services/proxy-storefront.server.ts.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
@@ -18,7 +19,7 @@ import { authenticateRequest } from "~/api/auth.server";
 import { errorResponse } from "~/api/router.server";
 import { isUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "~/lib/unstorable-text";
 import { userForShopifyCustomer } from "~/services/proxy-customers.server";
-import { storefrontOrigin, storefrontTarget, uploadTarget } from "~/services/proxy-storefront.server";
+import { imageTarget, storefrontOrigin, storefrontTarget, uploadTarget } from "~/services/proxy-storefront.server";
 
 async function handle(request: Request, context: unknown) {
   await authenticate.public.appProxy(request);
@@ -33,6 +34,8 @@ async function handle(request: Request, context: unknown) {
     }
     const upload = proxiedPath.startsWith("/uploads/") ? uploadTarget(proxiedPath, origin) : null;
     if (upload) return new Response(null, { status: 302, headers: { location: upload, "cache-control": "public, max-age=3600" } });
+    const image = proxiedPath.startsWith("/images/") ? imageTarget(proxiedPath, url.searchParams, origin) : null;
+    if (image) return new Response(null, { status: 302, headers: { location: image, "cache-control": "public, max-age=3600" } });
   }
   if (!proxiedPath.startsWith("/api/")) return errorResponse(404, "not_found", `No proxy endpoint at ${proxiedPath}`, crypto.randomUUID());
   const customerId = url.searchParams.get("logged_in_customer_id");

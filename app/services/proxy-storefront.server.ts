@@ -8,7 +8,13 @@
  * adapter) are reached the same way, `/proxy/uploads/…` → `/uploads/…`, since the store's domain
  * does not serve them.
  *
- * Only storefront product pages and uploaded files are reachable this way (no open redirect: the
+ * Stored images in sizes (`/proxy/images/<key>?w=&fm=` → `/images/<key>?w=&fm=`, the image route
+ * of app/services/image-variants.server.ts) go the same way: the blocks' `srcset` names them on
+ * the store's domain, since the blocks only know the proxy path, never the app's host. The
+ * redirect is cached by the browser (an hour), so a grid pays the proxy's round trip once per
+ * candidate it actually loads.
+ *
+ * Only storefront product pages, uploaded files and sized images are reachable this way (no open redirect: the
  * target is always this app's own origin and one of those paths), and Shopify's signed
  * parameters are not passed on.
  */
@@ -53,4 +59,26 @@ const UPLOAD_PATH = /^\/uploads\/[A-Za-z0-9._~%/-]{1,500}$/;
 export function uploadTarget(proxiedPath: string, origin: string): string | null {
   if (!UPLOAD_PATH.test(proxiedPath) || proxiedPath.split("/").some((seg) => seg === ".." || seg === ".")) return null;
   return `${origin}${proxiedPath}`;
+}
+
+/** `/images/<key>` of the image route (the key rules of the route itself: letters, digits, `._-/`). */
+const IMAGE_PATH = /^\/images\/[A-Za-z0-9._/-]{1,300}$/;
+/** The image route's own parameters; everything else (Shopify's signed ones included) is dropped. */
+const IMAGE_PARAMS: Record<string, RegExp> = { w: /^\d{1,4}$/, fm: /^[a-z]{3,4}$/ };
+
+/**
+ * The image route's address for a proxied `/images/<key>?w=&fm=`, or null when it is not one.
+ * The route itself checks the width and format (400 otherwise); here only their shape.
+ */
+export function imageTarget(proxiedPath: string, search: URLSearchParams, origin: string): string | null {
+  if (!IMAGE_PATH.test(proxiedPath) || proxiedPath.slice(1).split("/").some((seg) => seg === ".." || seg === "." || seg === "")) return null;
+  const query = new URLSearchParams();
+  for (const [k, shape] of Object.entries(IMAGE_PARAMS)) {
+    const v = search.get(k);
+    if (v === null) continue;
+    if (!shape.test(v)) return null;
+    query.set(k, v);
+  }
+  const qs = query.toString();
+  return `${origin}${proxiedPath}${qs ? `?${qs}` : ""}`;
 }

@@ -314,6 +314,16 @@ describe("proxy redirects to the storefront and to uploaded files", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`${ORIGIN}/uploads/images/reviews/a1.jpg`);
   });
+
+  it("sends the blocks' sized images (srcset) to the image route, without Shopify's signed parameters", async () => {
+    const res = await call(apps.loader, new Request(`${ORIGIN}/apps/fashion/images/demo/shirt.jpg?w=320&fm=avif`));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/images/demo/shirt.jpg?w=320&fm=avif`);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+    for (const p of ["/images/../package.json", "/images/a.jpg?w=javascript:x", "/images/"]) {
+      expect((await call(apps.loader, new Request(`${ORIGIN}/apps/fashion${p}`))).status, p).toBe(404);
+    }
+  });
 });
 
 describe("theme preview: every block", () => {

@@ -24,12 +24,13 @@ import { tryOnHref } from "../../extensions/theme-blocks/src/try-on";
 import { keepStoredCard } from "../../extensions/theme-blocks/src/app-embed";
 import { reviewFormProblem } from "../../extensions/theme-blocks/src/reviews";
 import { parseKind } from "../../extensions/theme-blocks/src/recommendations";
-import { safeImageUrl, toCardModel } from "../../extensions/theme-blocks/src/feed-model";
+import { BLOCK_CARD_IMAGE_SIZES, cardImage, safeImageUrl, toCardModel } from "../../extensions/theme-blocks/src/feed-model";
+import { CARD_IMAGE_WIDTHS } from "../../storefront/src/lib/image-sizes";
 import { BLOCK_SCRIPTS, SCRIPT_GZIP_BUDGET_BYTES } from "../../extensions/theme-blocks/src/manifest";
 import { recordRecentlyViewedWith, RECENTLY_VIEWED_KEY } from "../../storefront/src/lib/recently-viewed-format";
 import { readRecentlyViewed } from "../../storefront/src/lib/recently-viewed";
 import { renderLiquid, LiquidPreviewError, blockSchema, defaultSettings } from "../../app/services/theme-preview/liquid.server";
-import { storefrontOrigin, storefrontTarget, uploadTarget } from "../../app/services/proxy-storefront.server";
+import { imageTarget, storefrontOrigin, storefrontTarget, uploadTarget } from "../../app/services/proxy-storefront.server";
 import { routeTableModule } from "../../extensions/theme-blocks/vite.config";
 import type { ProductCard } from "../../app/contract";
 
@@ -121,7 +122,38 @@ describe("media through the App Proxy", () => {
   it("reaches the app's /uploads/ files through the proxy base", () => {
     expect(safeImageUrl("/uploads/images/x.jpg", ORIGIN, "/apps/fashion")).toBe(`${ORIGIN}/apps/fashion/uploads/images/x.jpg`);
     expect(safeImageUrl("https://cdn.shopify.com/x.jpg", ORIGIN, "/apps/fashion")).toBe("https://cdn.shopify.com/x.jpg");
-    expect(toCardModel(card(), { pageOrigin: ORIGIN, proxyBase: "/apps/fashion" }).image?.src).toBe(`${ORIGIN}/apps/fashion/uploads/images/demo/shirt.jpg`);
+  });
+
+  it("card images in sizes: our images through the proxy's /images/ (AVIF, WebP, original), the storefront's card widths", () => {
+    const image = toCardModel(card(), { pageOrigin: ORIGIN, proxyBase: "/apps/fashion" }).image!;
+    const at = (w: number, fm?: string) => `${ORIGIN}/apps/fashion/images/demo/shirt.jpg?w=${w}${fm ? `&fm=${fm}` : ""}`;
+    expect(image.src).toBe(at(240));
+    expect(image.sizes).toBe(BLOCK_CARD_IMAGE_SIZES);
+    expect(image.srcset).toBe(CARD_IMAGE_WIDTHS.map((w) => `${at(w)} ${w}w`).join(", "));
+    expect(image.sources).toEqual([
+      { type: "image/avif", srcset: CARD_IMAGE_WIDTHS.map((w) => `${at(w, "avif")} ${w}w`).join(", ") },
+      { type: "image/webp", srcset: CARD_IMAGE_WIDTHS.map((w) => `${at(w, "webp")} ${w}w`).join(", ") },
+    ]);
+  });
+
+  it("absolute app images go straight to the app; Shopify's CDN takes width=; other images stay plain", () => {
+    const app = toCardModel(card({ featuredImage: { url: "https://app.example.com/uploads/images/taobao/a.jpg", altText: null } }), { pageOrigin: ORIGIN, proxyBase: "/apps/fashion" }).image!;
+    expect(app.srcset?.split(", ")[0]).toBe("https://app.example.com/images/taobao/a.jpg?w=160 160w");
+    const cdn = toCardModel(card({ featuredImage: { url: "https://cdn.shopify.com/s/files/a.jpg", altText: null } }), { pageOrigin: ORIGIN, proxyBase: "/apps/fashion" }).image!;
+    expect(cdn.srcset?.split(", ")[0]).toBe("https://cdn.shopify.com/s/files/a.jpg?width=160 160w");
+    expect(cdn.sources).toBeUndefined();
+    expect(toCardModel(card({ featuredImage: { url: "https://img.example.net/a.jpg", altText: null } }), { pageOrigin: ORIGIN }).image).toEqual({ src: "https://img.example.net/a.jpg", alt: "Linen shirt" });
+    expect(cardImage("javascript:alert(1)", "x", ORIGIN, "/apps/fashion")).toBeNull();
+  });
+
+  it("a card with a matched variant (a photo search's colour) shows that variant and links the theme's page to it", () => {
+    const model = toCardModel(
+      card({ matchedVariant: { id: "gid://shopify/ProductVariant/103", title: "Red / M", colour: "Red", colorHex: "#c0392b", image: { url: "/uploads/images/demo/shirt-red.jpg", altText: null }, availableForSale: true } }),
+      { pageOrigin: ORIGIN, proxyBase: "/apps/fashion", rootUrl: "/fr" },
+    );
+    expect(model.href).toBe("/fr/products/linen-shirt?variant=103");
+    expect(model.image?.src).toBe(`${ORIGIN}/apps/fashion/images/demo/shirt-red.jpg?w=240`);
+    expect(model.image?.alt).toBe("Linen shirt in Red");
   });
 });
 
@@ -334,6 +366,15 @@ describe("App Proxy doors to the storefront", () => {
   it("redirects uploaded files only", () => {
     expect(uploadTarget("/uploads/images/reviews/a.jpg", "https://app.example.com")).toBe("https://app.example.com/uploads/images/reviews/a.jpg");
     for (const bad of ["/uploads/../server.ts", "/uploads/", "/uploadsx/a", "/uploads/a b.jpg", "/uploads/./a"]) expect(uploadTarget(bad, "https://app.example.com"), bad).toBeNull();
+  });
+  it("redirects sized images to the image route with only its own parameters", () => {
+    const q = new URLSearchParams({ w: "320", fm: "avif", shop: "s.myshopify.com", signature: "x", timestamp: "1", path_prefix: "/apps/fashion", other: "y" });
+    expect(imageTarget("/images/demo/shirt.jpg", q, "https://app.example.com")).toBe("https://app.example.com/images/demo/shirt.jpg?w=320&fm=avif");
+    expect(imageTarget("/images/demo/shirt.jpg", new URLSearchParams(), "https://app.example.com")).toBe("https://app.example.com/images/demo/shirt.jpg");
+    for (const bad of ["/images/../server.ts", "/images/", "/images//a.jpg", "/images/a b.jpg", "/images/./a.jpg", "/imagesx/a.jpg", "/images/a%2F..%2Fb.jpg"]) {
+      expect(imageTarget(bad, q, "https://app.example.com"), bad).toBeNull();
+    }
+    expect(imageTarget("/images/a.jpg", new URLSearchParams({ w: "https://evil.example" }), "https://app.example.com")).toBeNull();
   });
   it("the storefront's origin is the app's public URL, else the request's", () => {
     expect(storefrontOrigin({ APP_URL: "https://app.example.com/x", SHOPIFY_APP_URL: undefined }, new URL("http://127.0.0.1:3000/proxy"))).toBe("https://app.example.com");

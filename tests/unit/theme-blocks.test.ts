@@ -103,7 +103,13 @@ describe("card model", () => {
       title: "Linen shirt",
       vendor: "Atelier",
       href: "/products/linen-shirt",
-      image: { src: "https://cdn.shopify.com/s/files/shirt.jpg", alt: "A linen shirt" },
+      // Shopify's CDN in sizes (width=); it picks WebP/AVIF itself, so no <source>s.
+      image: {
+        src: "https://cdn.shopify.com/s/files/shirt.jpg?width=240",
+        alt: "A linen shirt",
+        srcset: [160, 240, 320, 400, 480, 640].map((w) => `https://cdn.shopify.com/s/files/shirt.jpg?width=${w} ${w}w`).join(", "),
+        sizes: "(max-width: 749.98px) 50vw, (max-width: 989.98px) 33vw, 25vw",
+      },
       price: "€49.00",
       priceFrom: false,
       available: true,

@@ -3,6 +3,9 @@
  * and what a card shows. No DOM, no fetch: unit-tested in tests/unit/theme-blocks.test.ts.
  */
 import type { ProductCard, TargetGender } from "~/contract";
+import { responsiveImage } from "~/client/images";
+import { gidTail } from "~/lib/gid";
+import { CARD_IMAGE_WIDTHS } from "../../../storefront/src/lib/image-sizes";
 
 export const DEFAULT_PROXY_BASE = "/apps/fashion";
 export const DEFAULT_LIMIT = 8;
@@ -150,12 +153,57 @@ export function safeImageUrl(raw: string | null | undefined, pageOrigin: string,
   }
 }
 
+/**
+ * How wide a card shows: the feed's grid has 2 columns below 750 px, 3 to 990 px, then 4 (the
+ * recommendation grid goes to 4 at 750 px: 33vw is a slight over-estimate there). The theme's
+ * page width is unknown, so the viewport stands in for it.
+ */
+export const BLOCK_CARD_IMAGE_SIZES = "(max-width: 749.98px) 50vw, (max-width: 989.98px) 33vw, 25vw";
+
+export interface CardImage {
+  src: string;
+  alt: string;
+  /** Present when the image can be had in sizes (ours through the proxy, or Shopify's CDN). */
+  srcset?: string;
+  sizes?: string;
+  /** AVIF and WebP `<source>`s for a `<picture>` (our images only: Shopify's CDN negotiates). */
+  sources?: { type: string; srcset: string }[];
+}
+
+/**
+ * A card image in sizes: the storefront's card widths (the variants the upload pre-warm makes),
+ * each URL made safe like `src`. Our relative images go through the App Proxy
+ * (`{proxyBase}/images/<key>?w=&fm=`, redirected to the app's image route) since the blocks
+ * know only the proxy path, not the app's host; absolute app URLs and Shopify's CDN are used as they are.
+ */
+export function cardImage(raw: string | null | undefined, alt: string, pageOrigin: string, proxyBase?: string): CardImage | null {
+  const src = safeImageUrl(raw, pageOrigin, proxyBase);
+  if (!raw || !src) return null;
+  const r = responsiveImage(raw, { widths: CARD_IMAGE_WIDTHS, sizes: BLOCK_CARD_IMAGE_SIZES });
+  if (!r.srcSet) return { src, alt };
+  const safe = (url: string) => safeImageUrl(proxyBase && url.startsWith("/images/") ? `${proxyBase}${url}` : url, pageOrigin);
+  // Every candidate must pass the same check as `src`, else the card keeps the plain image.
+  const set = (srcset: string): string | null => {
+    const parts = srcset.split(", ").map((entry) => {
+      const cut = entry.lastIndexOf(" ");
+      const url = safe(entry.slice(0, cut));
+      return url ? `${url}${entry.slice(cut)}` : null;
+    });
+    return parts.every((p) => p !== null) ? parts.join(", ") : null;
+  };
+  const srcset = set(r.srcSet);
+  const fallback = safe(r.src);
+  if (!srcset || !fallback) return { src, alt };
+  const sources = r.sources.map((s) => ({ type: s.type, srcset: set(s.srcSet) })).filter((s): s is { type: string; srcset: string } => s.srcset !== null);
+  return { src: fallback, alt, srcset, sizes: BLOCK_CARD_IMAGE_SIZES, ...(sources.length ? { sources } : {}) };
+}
+
 export interface CardModel {
   id: string;
   title: string;
   vendor: string;
   href: string;
-  image: { src: string; alt: string } | null;
+  image: CardImage | null;
   /** The lowest price, formatted; `priceFrom` says whether some variants cost more. */
   price: string;
   priceFrom: boolean;
@@ -169,13 +217,17 @@ export function toCardModel(p: ProductCard, opts: { rootUrl?: string; pageOrigin
   const min = p.priceRange.minVariantPrice;
   const max = p.priceRange.maxVariantPrice;
   const colours = [...new Set(p.colorHexes.map(normaliseHex).filter((h): h is string => h !== null))];
-  const src = safeImageUrl(p.featuredImage?.url, opts.pageOrigin, opts.proxyBase);
+  // A search in a colour (a photo's): the card shows that variant and the theme's product page opens on it.
+  const matched = p.matchedVariant;
+  const shown = matched?.image ?? p.featuredImage;
+  const alt = matched?.image ? `${p.title} in ${matched.colour}` : p.featuredImage?.altText?.trim() || p.title;
+  const variant = matched ? `?variant=${encodeURIComponent(gidTail(matched.id))}` : "";
   return {
     id: p.id,
     title: p.title,
     vendor: p.vendor,
-    href: `${opts.rootUrl ?? ""}/products/${encodeURIComponent(p.handle)}`,
-    image: src ? { src, alt: p.featuredImage?.altText?.trim() || p.title } : null,
+    href: `${opts.rootUrl ?? ""}/products/${encodeURIComponent(p.handle)}${variant}`,
+    image: cardImage(shown?.url, alt, opts.pageOrigin, opts.proxyBase),
     price: formatPrice(min, opts.locale),
     priceFrom: !!max && Number(max.amount) > Number(min.amount),
     available: p.availableForSale,

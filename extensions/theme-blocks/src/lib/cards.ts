@@ -21,7 +21,23 @@ export function renderCard(card: CardModel, texts: { from: string }): HTMLLIElem
     img.decoding = "async";
     img.width = 600;
     img.height = 800;
-    media.append(img);
+    if (card.image.srcset && card.image.sizes) {
+      img.srcset = card.image.srcset;
+      img.sizes = card.image.sizes;
+    }
+    if (card.image.sources?.length) {
+      // <picture>: the browser takes the first format it can decode (AVIF, then WebP, then the original).
+      const picture = el("picture", "fd-card__picture");
+      for (const s of card.image.sources) {
+        const source = el("source");
+        source.type = s.type;
+        source.srcset = s.srcset;
+        source.sizes = card.image.sizes ?? "";
+        picture.append(source);
+      }
+      picture.append(img);
+      media.append(picture);
+    } else media.append(img);
   } else {
     media.classList.add("fd-card__media--empty");
   }

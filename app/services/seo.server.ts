@@ -2,19 +2,18 @@
  * What search engines and link previews read of the storefront: the sitemap's addresses, and each
  * page's title, description, canonical address and structured data (schema.org JSON-LD for a
  * product). The storefront is a single-page app; the server puts these into the index.html it
- * answers (app/lib/storefront-html.server.ts), and the pages set the same title in the browser.
+ * answers (app/lib/storefront-html.server.ts); the texts are app/lib/page-text.ts's, which the pages
+ * also set in the browser.
  * Only what shoppers may see is listed or described (app/lib/visibility.ts).
  */
 import type { Db } from "~/db.server";
 import { gidTail, toProductGid } from "~/lib/gid";
 import { visibleProductWhere } from "~/lib/visibility";
+import { clip, notFoundPageText, productPageText, SITE_NAME, staticPageText, storePageText, type PageText } from "~/lib/page-text";
 
-export const SITE_NAME = "Fashion Discovery";
-export const DEFAULT_DESCRIPTION = "Discover fashion from independent stores and try it on your AI clone.";
+export { SITE_NAME };
 /** The sitemap protocol allows 50,000 addresses in one file; the newest products fill what is left. */
 export const SITEMAP_MAX_URLS = 50_000;
-/** Descriptions are cut to what result pages show. */
-export const DESCRIPTION_MAX = 160;
 
 export interface SitemapEntry {
   /** Path from the site's root: `/products/1001/denim-shorts`. */
@@ -77,17 +76,6 @@ export async function sitemapEntries(db: Db, opts: { max?: number } = {}): Promi
   return entries;
 }
 
-/** Text of at most `max` characters, cut at a word with an ellipsis; whitespace collapsed. */
-export function clip(text: string, max = DESCRIPTION_MAX): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  if (t.length <= max) return t;
-  const cut = t.slice(0, max - 1);
-  const at = cut.lastIndexOf(" ");
-  return `${(at > max * 0.6 ? cut.slice(0, at) : cut).replace(/[\s,.;:–-]+$/, "")}…`;
-}
-
-const titled = (title: string) => `${title} · ${SITE_NAME}`;
-
 function decodePart(part: string | undefined): string | null {
   if (!part) return null;
   try {
@@ -97,39 +85,18 @@ function decodePart(part: string | undefined): string | null {
   }
 }
 
-/** Meta of the pages that need no data. */
+/** A page's text as its meta, without a preview image or structured data; a page without a canonical is not described. */
+function textMeta(text: PageText, jsonLd: Record<string, unknown>[] = []): PageMeta {
+  return { title: text.title, description: text.description, canonicalPath: text.canonicalPath ?? "/", type: "website", jsonLd, ...(text.noindex ? { noindex: true } : {}) };
+}
+
+const WEBSITE_JSON_LD = { "@context": "https://schema.org", "@type": "WebSite", name: SITE_NAME, url: "/", potentialAction: { "@type": "SearchAction", target: "/?search={search_term_string}", "query-input": "required name=search_term_string" } };
+
+/** Meta of the pages that need no data (home also describes the site and its search). */
 function staticMeta(pathname: string, search: URLSearchParams): PageMeta | null {
-  const base = { type: "website" as const, jsonLd: [] };
-  const term = (search.get("search") ?? "").trim();
-  if (term && (pathname === "/" || pathname === "/mens" || pathname === "/womens")) {
-    return { ...base, title: titled(`Search: ${clip(term, 60)}`), description: `Products matching “${clip(term, 60)}” from independent stores.`, canonicalPath: pathname, noindex: true };
-  }
-  switch (pathname) {
-    case "/":
-      return {
-        ...base,
-        title: `${SITE_NAME}: fashion from independent stores`,
-        description: DEFAULT_DESCRIPTION,
-        canonicalPath: "/",
-        jsonLd: [{ "@context": "https://schema.org", "@type": "WebSite", name: SITE_NAME, url: "/", potentialAction: { "@type": "SearchAction", target: "/?search={search_term_string}", "query-input": "required name=search_term_string" } }],
-      };
-    case "/mens":
-      return { ...base, title: titled("Menswear"), description: "Menswear from independent stores: new arrivals picked for you, to save, try on and buy.", canonicalPath: "/mens" };
-    case "/womens":
-      return { ...base, title: titled("Womenswear"), description: "Womenswear from independent stores: new arrivals picked for you, to save, try on and buy.", canonicalPath: "/womens" };
-    case "/stores":
-      return { ...base, title: titled("Stores"), description: "Independent fashion stores to follow: featured stores and what each one sells.", canonicalPath: "/stores" };
-    case "/mens/stores":
-      return { ...base, title: titled("Menswear stores"), description: "Independent stores selling menswear: featured stores and what each one sells.", canonicalPath: "/mens/stores" };
-    case "/womens/stores":
-      return { ...base, title: titled("Womenswear stores"), description: "Independent stores selling womenswear: featured stores and what each one sells.", canonicalPath: "/womens/stores" };
-    case "/photo-search":
-      return { ...base, title: titled("Search with a photo"), description: "Upload a photo and find products that look like it.", canonicalPath: "/photo-search" };
-    case "/assistant":
-      return { ...base, title: titled("Assistant"), description: "Ask the style assistant for products, outfits and ideas.", canonicalPath: "/assistant" };
-    default:
-      return null;
-  }
+  const text = staticPageText(pathname, search);
+  if (!text) return null;
+  return textMeta(text, pathname === "/" && !text.noindex ? [WEBSITE_JSON_LD] : []);
 }
 
 const availability = (available: boolean) => (available ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
@@ -160,8 +127,8 @@ async function productMeta(db: Db, idPart: string): Promise<PageMeta | null> {
   const path = productPath(p);
   const brand = p.vendor || p.store?.name || "";
   const price = (d: { toFixed(n: number): string }) => d.toFixed(2);
-  const from = `${price(p.priceMin)} ${p.currencyCode}`;
-  const description = clip(p.description || `${p.title}${brand ? ` by ${brand}` : ""}${p.productType ? `, ${p.productType.toLowerCase()}` : ""}, from ${from}.`);
+  const text = productPageText({ title: p.title, brand, description: p.description, productType: p.productType, priceMin: p.priceMin.toString(), currencyCode: p.currencyCode, path });
+  const description = text.description;
   const images = [...new Set([p.featuredImageUrl, ...p.images.map((i) => i.url)].filter((u): u is string => !!u))];
   const offerBase = { priceCurrency: p.currencyCode, availability: availability(p.availableForSale), url: path, itemCondition: "https://schema.org/NewCondition" };
   const offers = p.priceMin.equals(p.priceMax)
@@ -184,16 +151,17 @@ async function productMeta(db: Db, idPart: string): Promise<PageMeta | null> {
   if (p.rating_summary && p.rating_summary.count > 0) {
     product.aggregateRating = { "@type": "AggregateRating", ratingValue: Number(p.rating_summary.average.toFixed(2)), reviewCount: p.rating_summary.count, bestRating: 5, worstRating: 1 };
   }
-  return { title: titled(brand ? `${p.title} by ${brand}` : p.title), description, canonicalPath: path, image: images[0], type: "product", jsonLd: [product] };
+  return { title: text.title, description, canonicalPath: path, image: images[0], type: "product", jsonLd: [product] };
 }
 
 async function storeMeta(db: Db, id: string): Promise<PageMeta | null> {
   const s = await db.store.findUnique({ where: { id }, select: { id: true, name: true, handle: true, description: true, logo_url: true, banner_url: true } }).catch(() => null);
   if (!s) return null;
   const path = storePath(s);
+  const text = storePageText({ name: s.name, description: s.description, path });
   return {
-    title: titled(s.name),
-    description: clip(s.description || `Shop ${s.name} on ${SITE_NAME}: new arrivals, reviews and what shoppers save.`),
+    title: text.title,
+    description: text.description,
     canonicalPath: path,
     image: s.banner_url ?? s.logo_url ?? undefined,
     type: "website",
@@ -221,7 +189,7 @@ export async function pageMeta(db: Db, pathname: string, search: URLSearchParams
   const fixed = staticMeta(clean, search);
   if (fixed) return fixed;
   const parts = clean.split("/").slice(1);
-  const notFound = (what: string): PageMeta => ({ title: titled(`${what} not found`), description: DEFAULT_DESCRIPTION, canonicalPath: clean, type: "website", jsonLd: [], noindex: true });
+  const notFound = (what: "Product" | "Store"): PageMeta => textMeta(notFoundPageText(what, clean));
   if (parts[0] === "products" && parts.length >= 2 && parts.length <= 3) {
     const id = decodePart(parts[1]);
     if (!id || !/^\d+$|^gid:\/\/shopify\/Product\/\d+$/.test(id)) return notFound("Product");

@@ -11,7 +11,7 @@ import type { UpcomingDrop } from "~/contract";
 import { errorMessage, useApi } from "../lib/api";
 import { useSession } from "../lib/session";
 import { NOTIFICATIONS_KEY, NOTIFICATIONS_PATH } from "../lib/orders";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useStaticPageMeta } from "../lib/use-page-meta";
 import { ListStates } from "../components/ListStates";
 import "../drops.css";
 
@@ -119,7 +119,7 @@ export function DropCard({ drop, requested }: { drop: UpcomingDrop; requested: b
 export function Drops() {
   const api = useApi();
   const { user, signedIn } = useSession();
-  useDocumentTitle("Upcoming drops");
+  useStaticPageMeta();
   const list = useQuery({ queryKey: UPCOMING_DROPS_KEY, queryFn: () => api.dropsUpcoming(), staleTime: 60_000 });
   const mine = useQuery({
     queryKey: MY_DROP_REQUESTS_KEY,

@@ -15,6 +15,8 @@ import { productIdFromParam, productPath, readVariantParam } from "../lib/produc
 import { relatedBatchSize } from "../lib/related-feed";
 import { useIsMobile } from "../lib/use-media-query";
 import { useRecordView } from "../lib/use-record-view";
+import { usePageMeta } from "../lib/use-page-meta";
+import { notFoundPageText, plainPageText, productPageText } from "~/lib/page-text";
 import { ProductDetails } from "../components/ProductDetails";
 import { RelatedProducts } from "../components/RelatedProducts";
 import { RecentlyViewed } from "../components/RecentlyViewed";
@@ -49,9 +51,14 @@ export function ProductPage() {
     if (decodeURI(location.pathname) !== decodeURI(canonical)) navigate({ pathname: canonical, search: location.search, hash: location.hash }, { replace: true, state: { keepSearch: true } });
   }, [product.data, location.pathname, location.search, location.hash, navigate]);
 
-  useEffect(() => {
-    document.title = `${product.data?.title ?? "Product"} · Fashion Discovery`;
-  }, [product.data?.title]);
+  // The brand is the vendor, else the store's name (the store link's query: no second request).
+  const storeId = product.data?.storeId ?? null;
+  const store = useQuery({
+    queryKey: ["store", storeId],
+    queryFn: () => api.storesGetById({ params: { id: storeId ?? "" } }),
+    enabled: !!storeId && !product.data?.vendor,
+    staleTime: 10 * 60_000,
+  });
 
   // Another product (a related card): start at the top, not where the last page was scrolled to.
   useEffect(() => {
@@ -59,6 +66,22 @@ export function ProductPage() {
   }, [id]);
 
   const notFound = !id || (product.error instanceof ApiClientError && (product.error.status === 404 || product.error.status === 400));
+  const p = product.data;
+  usePageMeta(
+    p
+      ? productPageText({
+          title: p.title,
+          brand: p.vendor || store.data?.name || "",
+          description: p.description,
+          productType: p.productType,
+          priceMin: p.priceRange.minVariantPrice.amount,
+          currencyCode: p.priceRange.minVariantPrice.currencyCode,
+          path: productPath(p),
+        })
+      : notFound
+        ? notFoundPageText("Product", location.pathname)
+        : plainPageText("Product"),
+  );
 
   if (notFound) {
     return (

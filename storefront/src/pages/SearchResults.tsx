@@ -11,6 +11,8 @@ import { errorMessage, useApi } from "../lib/api";
 import { GENDER_LABELS, useGender } from "../lib/gender";
 import { SEARCH_PAGE_SIZE_DESKTOP, SEARCH_PAGE_SIZE_MOBILE } from "../lib/constants";
 import { useIsMobile } from "../lib/use-media-query";
+import { usePageMeta } from "../lib/use-page-meta";
+import { searchPageText } from "~/lib/page-text";
 import { useSession } from "../lib/session";
 import { withSearchTerm } from "../lib/gender-routing";
 import {
@@ -317,6 +319,7 @@ export function SearchResults({ term }: { term: string }) {
   const answer = q.data;
   const topRef = useRef<HTMLDivElement>(null);
   const sortId = useId();
+  usePageMeta(searchPageText(location.pathname, term));
 
   /** Refinements keep the modal closed and stay in history (Back undoes a filter). */
   const go = (search: string) => navigate({ pathname: location.pathname, search });

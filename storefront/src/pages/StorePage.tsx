@@ -5,7 +5,7 @@
  */
 import { useEffect } from "react";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router-dom";
+import { Link, useLocation, useParams } from "react-router-dom";
 import { Messages } from "~/contract";
 import { ApiClientError } from "~/client";
 import { errorMessage, useApi } from "../lib/api";
@@ -14,14 +14,18 @@ import { targetGenderParam } from "../lib/gender-preference";
 import { homePathFor } from "../lib/gender-routing";
 import { useProductModalRoute, ProductOpenerProvider } from "../lib/product-opener";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
+import { usePageMeta } from "../lib/use-page-meta";
+import { storePath } from "../lib/store-path";
+import { notFoundPageText, plainPageText, storePageText } from "~/lib/page-text";
 import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
 import { FeedFooter, Spinner } from "../components/FeedStatus";
 import { ProductModal } from "../components/ProductModalLazy";
 import { LOGO_WIDTHS, ResponsiveImage } from "../components/ResponsiveImage";
 import { FollowButton } from "../components/FollowButton";
+import { STORE_PAGE_PRODUCTS } from "../lib/constants";
 import { StoreReviews } from "../components/reviews/StoreReviews";
 
-const STORE_PAGE = 12;
+const STORE_PAGE = STORE_PAGE_PRODUCTS;
 
 export function StorePage() {
   const api = useApi();
@@ -47,15 +51,21 @@ export function StorePage() {
   };
   const sentinel = useInfiniteScroll({ enabled: !!products.hasNextPage && !products.isFetching && !products.isFetchNextPageError, onLoadMore: loadMore });
 
-  useEffect(() => {
-    document.title = `${store.data?.name ?? "Store"} · Fashion Discovery`;
-  }, [store.data?.name]);
+  const { pathname } = useLocation();
+  const missing = store.error instanceof ApiClientError && store.error.status === 404;
+  usePageMeta(
+    store.data
+      ? storePageText({ name: store.data.name, description: store.data.description, path: storePath(store.data) })
+      : missing
+        ? notFoundPageText("Store", pathname)
+        : plainPageText("Store"),
+  );
 
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [storeId]);
 
-  if (store.error instanceof ApiClientError && store.error.status === 404) {
+  if (missing) {
     return (
       <section className="page">
         <div className="state">

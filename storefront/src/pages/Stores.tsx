@@ -22,7 +22,7 @@ import {
   nextStoresSkip,
   storesByGenderKey,
 } from "../lib/stores-query";
-import { useDocumentTitle } from "../lib/use-document-title";
+import { useStaticPageMeta } from "../lib/use-page-meta";
 import { FollowButton } from "../components/FollowButton";
 import { ListStates } from "../components/ListStates";
 import { LoadMore } from "../components/LoadMore";
@@ -148,7 +148,7 @@ export function Stores() {
   const api = useApi();
   const { gender } = useGender();
   const modal = useProductModalRoute();
-  useDocumentTitle(gender === "both" ? "Stores" : `${GENDER_LABELS[gender]} stores`);
+  useStaticPageMeta();
 
   const list = useInfiniteQuery({
     queryKey: storesByGenderKey(gender),

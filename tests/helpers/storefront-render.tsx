@@ -3,6 +3,7 @@
  * the query cache seeded and an API client that fails if called (effects do not run in a server
  * render, so the page shows exactly the state that was seeded).
  */
+import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -23,7 +24,13 @@ export const failingApi = new Proxy({} as ApiClient, {
   get: (_t, name) => () => Promise.reject(new Error(`unexpected API call ${String(name)}`)),
 });
 
-export function renderStorefront(path: string, seed: (qc: QueryClient) => void = () => undefined, user: User | null = shopper()): string {
+/** `wrap` puts providers around the App (a test's own context, such as the page meta sink). */
+export function renderStorefront(
+  path: string,
+  seed: (qc: QueryClient) => void = () => undefined,
+  user: User | null = shopper(),
+  wrap: (app: ReactElement) => ReactElement = (app) => app,
+): string {
   // Nothing is fetched on mount and a failed query stays failed: the render shows the seeded state.
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: Infinity } } });
   qc.setQueryData(SESSION_QUERY_KEY, user);
@@ -33,7 +40,7 @@ export function renderStorefront(path: string, seed: (qc: QueryClient) => void =
       <ApiContext.Provider value={failingApi}>
         <MemoryRouter initialEntries={[path]}>
           <SessionProvider>
-            <App />
+            {wrap(<App />)}
           </SessionProvider>
         </MemoryRouter>
       </ApiContext.Provider>

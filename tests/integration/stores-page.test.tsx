@@ -14,6 +14,7 @@ import { ApiClientError, createApiClient, type ApiClient } from "~/client";
 import type { TargetGender } from "~/contract";
 import { handleApiRequest } from "../../app/api/index.server";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { createStoreProducts, productGid as gid, type StoreProduct } from "../helpers/store-products";
 import { failingApi, shopper } from "../helpers/storefront-render";
 import { ApiContext } from "../../storefront/src/lib/api";
 import { SESSION_QUERY_KEY, SessionProvider } from "../../storefront/src/lib/session";
@@ -34,7 +35,6 @@ let app: TestApp;
 let client: ApiClient;
 let anonymous: ApiClient;
 const ids: Record<string, string> = {};
-const gid = (n: number) => `gid://shopify/Product/${n}`;
 
 const clientFor = (token: string | null) =>
   createApiClient({
@@ -59,31 +59,13 @@ beforeAll(async () => {
     ids[key] = (await db.store.create({ data: { name: `Store ${key}`, handle: `store-${key}`, target_gender, vendor_id: vendor, sort_order: order++ } })).id;
   }
   // m1: 14 menswear products and a womenswear one; b1: one product for both; w1: one womenswear product.
-  const products: { n: number; store: string; gender: TargetGender }[] = [
+  const products: StoreProduct[] = [
     ...Array.from({ length: 14 }, (_, i) => ({ n: 100 + i, store: "m1", gender: "menswear" as TargetGender })),
     { n: 200, store: "m1", gender: "womenswear" },
     { n: 300, store: "b1", gender: "both" },
     { n: 400, store: "w1", gender: "womenswear" },
   ];
-  const base = Date.now() - 1_000_000;
-  for (const p of products) {
-    await db.product.create({
-      data: {
-        id: gid(p.n),
-        title: `Product ${p.n}`,
-        handle: `product-${p.n}`,
-        vendor: "Test",
-        productType: "Shirts",
-        availableForSale: true,
-        priceMin: 10,
-        priceMax: 20,
-        target_gender: p.gender,
-        status: "active",
-        store_id: ids[p.store],
-        created_at: new Date(base + p.n * 1000),
-      },
-    });
-  }
+  await createStoreProducts(db, ids, products);
   const user = await app.createUser({ firstName: "Ada", email: "ada@example.test" });
   client = clientFor(user.token);
   anonymous = clientFor(null);

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TargetGender } from "../../app/contract/common";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { createStoreProducts, productGid as gid, type StoreProduct } from "../helpers/store-products";
 
 let app: TestApp;
 let editor: { id: string; token: string };
 let vendorA: string;
 let vendorB: string;
 const ids: Record<string, string> = {};
-const gid = (n: number) => `gid://shopify/Product/${n}`;
-
-type P = { n: number; store: string; gender: TargetGender; status?: "active" | "draft" | "archived" };
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -24,7 +22,7 @@ beforeAll(async () => {
   ids.common = (await mk("Common Goods", "common-goods", "both", vendorA, 2)).id;
   ids.empty = (await mk("Empty Shop", "empty-shop", "both", vendorB, 3)).id;
 
-  const products: P[] = [
+  const products: StoreProduct[] = [
     { n: 1, store: "north", gender: "menswear" },
     { n: 2, store: "north", gender: "menswear" },
     { n: 3, store: "north", gender: "both" },
@@ -37,25 +35,7 @@ beforeAll(async () => {
     { n: 21, store: "common", gender: "both" },
     { n: 22, store: "common", gender: "menswear" },
   ];
-  const base = Date.now() - 1_000_000;
-  for (const p of products) {
-    await db.product.create({
-      data: {
-        id: gid(p.n),
-        title: `Product ${p.n}`,
-        handle: `product-${p.n}`,
-        vendor: "Test",
-        productType: "Shirts",
-        availableForSale: true,
-        priceMin: 10 + p.n,
-        priceMax: 20 + p.n,
-        target_gender: p.gender,
-        status: p.status ?? "active",
-        store_id: ids[p.store],
-        created_at: new Date(base + p.n * 1000),
-      },
-    });
-  }
+  await createStoreProducts(db, ids, products);
   // Followers: Rose has 2, North 1.
   for (const [store, count] of [
     ["rose", 2],

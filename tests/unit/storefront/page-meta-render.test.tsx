@@ -11,6 +11,7 @@ import type { PageText } from "~/lib/page-text";
 import { renderStorefront } from "../../helpers/storefront-render";
 import { PageMetaSink } from "../../../storefront/src/lib/use-page-meta";
 import { apiError, seedError } from "./account-pages.fixtures";
+import { store } from "../storefront-fixtures";
 
 /** The meta the page at `path` sets last (the page's own; the layout sets none). */
 function metaOf(path: string, seed: (qc: QueryClient) => void = () => undefined): PageText | undefined {
@@ -45,22 +46,7 @@ const shirt = (over: Partial<ProductDetail> = {}): ProductDetail => ({
   ...over,
 });
 
-const atelier: Store = {
-  id: "s1",
-  name: "Northwind Atelier",
-  handle: "northwind-atelier",
-  description: "Linen and wool.",
-  logo_url: null,
-  banner_url: null,
-  size_recommendation: null,
-  target_gender: "menswear",
-  vendor_id: "v1",
-  sort_order: 0,
-  productCount: 1,
-  followerCount: 0,
-  created_at: "2025-01-01T00:00:00.000Z",
-  updated_at: "2025-01-01T00:00:00.000Z",
-};
+const atelier: Store = { ...store("s1"), name: "Northwind Atelier", handle: "northwind-atelier", description: "Linen and wool." };
 
 describe("page meta each storefront page sets in the browser", () => {
   it("a product: `title by vendor`, its description, the canonical address with its handle", () => {

@@ -18,6 +18,7 @@ import { useSession, USER_QUERY_PREFIX } from "../lib/session";
 import { productIdFromParam } from "../lib/product-path";
 import { ProductCardWithQuickAdd } from "../components/AddToCartQuick";
 import { Spinner } from "../components/FeedStatus";
+import { useStaticPageMeta } from "../lib/use-page-meta";
 import "./Assistant.css";
 
 const EXAMPLES = ["Black jeans under $80", "Linen shirts for men", "What goes with a navy blazer?", "Where is my order?"];
@@ -59,9 +60,7 @@ export function Assistant() {
     setSendError(null);
   }, [conversation.data]);
 
-  useEffect(() => {
-    document.title = "Assistant · Fashion Discovery";
-  }, []);
+  useStaticPageMeta();
 
   useEffect(() => {
     endRef.current?.scrollIntoView?.({ block: "end" });

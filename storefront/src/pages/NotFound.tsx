@@ -1,13 +1,11 @@
-import { useEffect } from "react";
 import { Link } from "react-router-dom";
 import { useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
+import { useDocumentTitle } from "../lib/use-document-title";
 
 export function NotFound() {
   const { gender } = useGender();
-  useEffect(() => {
-    document.title = "Page not found · Fashion Discovery";
-  }, []);
+  useDocumentTitle("Page not found");
   return (
     <section className="page" aria-labelledby="nf-heading">
       <div className="state">

@@ -3,7 +3,7 @@
  * and the address; cancelling it with a reason while nothing has been sent; requesting a return of
  * chosen items with a reason from the spec's list once they have been sent.
  */
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "react-router-dom";
 import { ApiClientError } from "~/client";
@@ -16,6 +16,7 @@ import { ITEM_STATUS_LABELS, ORDERS_KEY, ORDERS_PATH, RETURNS_KEY, RETURNS_PATH,
 import { Spinner } from "../components/FeedStatus";
 import { Badge, OrdersNav, SignInFor } from "../components/OrdersNav";
 import { SessionGate } from "../components/AccountNav";
+import { useDocumentTitle } from "../lib/use-document-title";
 import "../orders.css";
 
 /** The return form lists the common reasons first; "Prefer not to say" last. */
@@ -254,9 +255,7 @@ export function OrderDetail() {
     enabled: !!orderId && !!user && signedIn,
   });
 
-  useEffect(() => {
-    document.title = `${order.data ? `Order ${order.data.name}` : "Order"} · Fashion Discovery`;
-  }, [order.data]);
+  useDocumentTitle(order.data ? `Order ${order.data.name}` : "Order");
 
   const refreshLists = () => {
     void queryClient.invalidateQueries({ queryKey: ORDERS_KEY });

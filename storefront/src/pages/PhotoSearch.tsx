@@ -21,6 +21,7 @@ import { ProductCard } from "../components/ProductCard";
 import { ProductModal } from "../components/ProductModal";
 import { Spinner } from "../components/FeedStatus";
 import { PhotoSearchHistory } from "../components/PhotoSearchHistory";
+import { useStaticPageMeta } from "../lib/use-page-meta";
 
 type Step =
   | { kind: "pick" }
@@ -42,9 +43,7 @@ export function PhotoSearch() {
   const pickRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    document.title = "Search with a photo · Fashion Discovery";
-  }, []);
+  useStaticPageMeta();
 
   // Object URLs are released when the photo changes or the page closes.
   const url = step.kind === "pick" ? null : step.url;

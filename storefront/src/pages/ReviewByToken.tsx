@@ -3,7 +3,7 @@
  * which order it is for; each delivered product of the order gets its own form, and products
  * already reviewed say so. Reviews written here carry the verified buyer badge.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router-dom";
 import { ApiClientError } from "~/client";
@@ -14,6 +14,7 @@ import { productPath } from "../lib/product-path";
 import { formatReviewDate, reviewKeys } from "../lib/reviews";
 import { Spinner } from "../components/FeedStatus";
 import { ReviewForm } from "../components/reviews/ReviewForm";
+import { useDocumentTitle } from "../lib/use-document-title";
 
 export function ReviewByToken() {
   const api = useApi();
@@ -30,9 +31,7 @@ export function ReviewByToken() {
     retry: false,
   });
 
-  useEffect(() => {
-    document.title = "Write a review · Fashion Discovery";
-  }, []);
+  useDocumentTitle("Write a review");
 
   if (!token || (reviewable.error instanceof ApiClientError && reviewable.error.status < 500)) {
     return (

@@ -3,7 +3,7 @@
  * orders that they have not reviewed or dismissed, for signed-in shoppers who are not guests.
  * Each can be reviewed here (a verified review for that order) or dismissed. Kept fresh 5 minutes.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { REVIEWABLE_ORDERS_STALE_MS } from "~/contract/reviews";
@@ -14,6 +14,7 @@ import { productPath } from "../lib/product-path";
 import { formatReviewDate, reviewKeys } from "../lib/reviews";
 import { Spinner } from "../components/FeedStatus";
 import { ReviewForm } from "../components/reviews/ReviewForm";
+import { useDocumentTitle } from "../lib/use-document-title";
 
 export function ReviewableOrders() {
   const api = useApi();
@@ -32,9 +33,7 @@ export function ReviewableOrders() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reviewKeys.reviewableOrders() }),
   });
 
-  useEffect(() => {
-    document.title = "Reviews to write · Fashion Discovery";
-  }, []);
+  useDocumentTitle("Reviews to write");
 
   if (status === "loading") return <Spinner label="Loading…" />;
   if (!signedIn) {

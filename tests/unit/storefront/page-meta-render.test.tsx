@@ -96,7 +96,9 @@ describe("page meta each storefront page sets in the browser", () => {
     });
   });
 
-  it("a page index.html does not describe (the cart): its title, the default description, no canonical", () => {
+  it("pages index.html does not describe (the cart, an unknown address): their title, the default description, no canonical; the assistant its own", () => {
     expect(metaOf("/cart")).toEqual({ title: "Cart · Fashion Discovery", description: "Discover fashion from independent stores and try it on your AI clone.", canonicalPath: null });
+    expect(metaOf("/no-such-page")).toMatchObject({ title: "Page not found · Fashion Discovery", canonicalPath: null });
+    expect(metaOf("/assistant")).toEqual({ title: "Assistant · Fashion Discovery", description: "Ask the style assistant for products, outfits and ideas.", canonicalPath: "/assistant" });
   });
 });

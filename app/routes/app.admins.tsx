@@ -6,7 +6,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Badge, BlockStack, Button, Card, Checkbox, FormLayout, IndexTable, InlineStack, Layout, Modal, Page, Select, Tabs, Text, TextField } from "@shopify/polaris";
+import { Badge, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Modal, Page, Select, Tabs, Text, TextField } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useEffect, useRef, useState } from "react";
 import { Permissions, PermissionNames, type Permission } from "~/contract/permissions";
 import { usersEndpoints } from "~/contract/users";
@@ -144,32 +145,32 @@ export default function AdminUsers() {
         <Layout.Section>
           <Card padding="0">
             <Tabs tabs={ROLE_TABS.map(({ id, content }) => ({ id, content }))} selected={tabIndex} onSelect={(i) => setSearchParams(i === 0 ? {} : { role: ROLE_TABS[i].id })} />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "staff user", plural: "staff users" }}
               itemCount={users.length}
               selectable={false}
               headings={[{ title: "Name" }, { title: "Email" }, { title: "Role" }, { title: "Access" }, { title: "" }]}
             >
               {users.map((u, i) => (
-                <IndexTable.Row id={u.id} key={u.id} position={i}>
-                  <IndexTable.Cell>{u.name || "—"}</IndexTable.Cell>
-                  <IndexTable.Cell>{u.email}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={u.id} key={u.id} position={i}>
+                  <ResponsiveCell>{u.name || "—"}</ResponsiveCell>
+                  <ResponsiveCell>{u.email}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Badge tone={u.role === "ADMIN" ? "info" : "attention"}>{u.role === "ADMIN" ? "Admin" : "Vendor"}</Badge>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     {u.role === "ADMIN" ? `${u.permissions.length} of ${PermissionNames.length} permissions` : (u.vendorName ?? "No vendor")}
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     {u.role === "ADMIN" ? (
                       <Button variant="plain" onClick={() => setEditing(u)}>
                         Edit permissions
                       </Button>
                     ) : null}
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
           </Card>
         </Layout.Section>
       </Layout>
@@ -220,23 +221,23 @@ function PendingInvitations({ invitations, onDone }: { invitations: InvitationRo
           </Text>
         </div>
         <ActionBanner result={fetcher.data} errorsOnly />
-        <IndexTable
+        <ResponsiveIndexTable
           resourceName={{ singular: "invitation", plural: "invitations" }}
           itemCount={invitations.length}
           selectable={false}
           headings={[{ title: "Email" }, { title: "Name" }, { title: "Role" }, { title: "Status" }, { title: "Expires" }, { title: "Invited by" }, { title: "" }]}
         >
           {invitations.map((i, n) => (
-            <IndexTable.Row id={i.id} key={i.id} position={n}>
-              <IndexTable.Cell>{i.email}</IndexTable.Cell>
-              <IndexTable.Cell>{i.name || "—"}</IndexTable.Cell>
-              <IndexTable.Cell>{i.role === "ADMIN" ? "Admin" : `Vendor${i.vendorName ? ` (${i.vendorName})` : ""}`}</IndexTable.Cell>
-              <IndexTable.Cell>
+            <ResponsiveRow id={i.id} key={i.id} position={n}>
+              <ResponsiveCell>{i.email}</ResponsiveCell>
+              <ResponsiveCell>{i.name || "—"}</ResponsiveCell>
+              <ResponsiveCell>{i.role === "ADMIN" ? "Admin" : `Vendor${i.vendorName ? ` (${i.vendorName})` : ""}`}</ResponsiveCell>
+              <ResponsiveCell>
                 <Badge tone={i.status === "pending" ? "attention" : "critical"}>{i.status === "pending" ? "Pending" : "Expired"}</Badge>
-              </IndexTable.Cell>
-              <IndexTable.Cell>{i.expiresAt.slice(0, 10)}</IndexTable.Cell>
-              <IndexTable.Cell>{i.invitedBy ?? "—"}</IndexTable.Cell>
-              <IndexTable.Cell>
+              </ResponsiveCell>
+              <ResponsiveCell>{i.expiresAt.slice(0, 10)}</ResponsiveCell>
+              <ResponsiveCell>{i.invitedBy ?? "—"}</ResponsiveCell>
+              <ResponsiveCell>
                 <InlineStack gap="200">
                   <Button variant="plain" onClick={() => act("resend", i.id)}>
                     Send again
@@ -248,10 +249,10 @@ function PendingInvitations({ invitations, onDone }: { invitations: InvitationRo
                     Withdraw
                   </Button>
                 </InlineStack>
-              </IndexTable.Cell>
-            </IndexTable.Row>
+              </ResponsiveCell>
+            </ResponsiveRow>
           ))}
-        </IndexTable>
+        </ResponsiveIndexTable>
       </BlockStack>
     </Card>
   );

@@ -7,7 +7,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, Checkbox, IndexTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, Card, Checkbox, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useCallback, useEffect, useState } from "react";
 import { AD_FEATURE_KINDS, AdFeatureCreateBody, AdFeatureKindSchema, AdFeatureUpdateBody, type AdFeature } from "~/contract/product-ad-requests";
 import { getAppContext } from "~/context.server";
@@ -117,7 +118,7 @@ export default function AdFeaturesPage() {
         <Layout.Section>
           <Card padding="0">
             <StatusTabs tabs={KIND_TABS} selected={data.kind} idPrefix="features-tab-" count={count} onSelect={(id) => setParams({ kind: id === "all" ? "" : id })} />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "feature", plural: "features" }}
               itemCount={shown.length}
               selectable={false}
@@ -131,9 +132,10 @@ export default function AdFeaturesPage() {
               }
             >
               {shown.map((f, i) => (
-                <IndexTable.Row id={f.id} key={f.id} position={i}>
-                  <IndexTable.Cell>
-                    <div data-testid="feature-row" data-code={f.code}>
+                <ResponsiveRow id={f.id} key={f.id} position={i}>
+                  <ResponsiveCell>
+                    {/* The description wraps (cells do not by default): a long one pushed the actions out of the card. */}
+                    <div data-testid="feature-row" data-code={f.code} style={{ maxWidth: "26rem", whiteSpace: "normal" }}>
                       <BlockStack gap="050">
                         <Text as="span" fontWeight="semibold">
                           {f.name}
@@ -144,20 +146,20 @@ export default function AdFeaturesPage() {
                         </Text>
                       </BlockStack>
                     </div>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{FEATURE_KIND_LABEL[f.kind]}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{FEATURE_KIND_LABEL[f.kind]}</ResponsiveCell>
+                  <ResponsiveCell label="Price">
                     <Text as="span" alignment="end" numeric>
                       {f.price === null ? "Included" : moneyText({ amount: f.price, currencyCode: f.currencyCode })}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell label="Order">
                     <Text as="span" alignment="end" numeric>
                       {f.sort_order}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{f.active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{f.active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}</ResponsiveCell>
+                  <ResponsiveCell>
                     <InlineStack gap="200" wrap={false} align="end">
                       <Button size="slim" onClick={() => setEditing({ mode: "edit", feature: f })}>
                         Edit
@@ -174,10 +176,10 @@ export default function AdFeaturesPage() {
                         Delete
                       </Button>
                     </InlineStack>
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
           </Card>
         </Layout.Section>
       </Layout>

@@ -7,7 +7,8 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Box, Card, IndexTable, InlineStack, Layout, Page, Text, Thumbnail } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Card, InlineStack, Layout, Page, Text, Thumbnail } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { AdRequestsQuery } from "~/contract/product-ad-requests";
 import { getAppContext } from "~/context.server";
 import { issuesMessage, refusalOf } from "~/lib/admin-route.server";
@@ -68,11 +69,11 @@ export default function AdRequestsPage() {
               vendors={data.vendors}
               queryPlaceholder="Search the brief, vendor or product"
             />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "ad request", plural: "ad requests" }}
               itemCount={data.requests.length}
               selectable={false}
-              headings={[{ title: "Products" }, { title: "Status" }, { title: "Vendor" }, { title: "Features" }, { title: "Budget / day", alignment: "end" }, { title: "Ads", alignment: "end" }, { title: "Filed" }]}
+              headings={[{ title: "Products" }, { title: "Status" }, { title: "Vendor and date" }, { title: "Features" }, { title: "Budget / day", alignment: "end" }, { title: "Ads", alignment: "end" }]}
               emptyState={
                 <Box padding="400">
                   <Text as="p" tone="subdued">
@@ -86,8 +87,8 @@ export default function AdRequestsPage() {
               {data.requests.map((r, i) => {
                 const first = r.products[0];
                 return (
-                  <IndexTable.Row id={r.id} key={r.id} position={i}>
-                    <IndexTable.Cell>
+                  <ResponsiveRow id={r.id} key={r.id} position={i}>
+                    <ResponsiveCell>
                       <InlineStack gap="200" blockAlign="center" wrap={false}>
                         <Thumbnail size="small" source={first?.featuredImage?.url ? thumbnailUrl(first.featuredImage.url) : PLACEHOLDER} alt={first?.title ?? ""} />
                         <BlockStack gap="050">
@@ -102,35 +103,42 @@ export default function AdRequestsPage() {
                           </div>
                         </BlockStack>
                       </InlineStack>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>
                       <span data-testid="request-status" data-status={r.status}>
                         <Badge tone={r.status === "open" ? "attention" : "success"}>{REQUEST_STATUS_LABEL[r.status]}</Badge>
                       </span>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{r.vendor.name}</IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>
+                      {/* The filing date under the vendor: a column of its own made the table wider than the page. */}
+                      <BlockStack gap="050">
+                        <Text as="span">{r.vendor.name}</Text>
+                        <Text as="span" tone="subdued" variant="bodySm">
+                          Filed {dayText(r.created_at)}
+                        </Text>
+                      </BlockStack>
+                    </ResponsiveCell>
+                    <ResponsiveCell>
                       <div style={{ maxWidth: "14rem" }}>
                         <Text as="span" variant="bodySm" truncate>
                           {r.features.map((f) => f.name).join(", ") || "—"}
                         </Text>
                       </div>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell label="Budget / day">
                       <Text as="span" alignment="end" numeric>
                         {r.daily_budget === null ? "—" : moneyText({ amount: r.daily_budget, currencyCode: r.currencyCode })}
                       </Text>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell label="Ads">
                       <Text as="span" alignment="end" numeric>
                         {r.adsCount}
                       </Text>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{dayText(r.created_at)}</IndexTable.Cell>
-                  </IndexTable.Row>
+                    </ResponsiveCell>
+                  </ResponsiveRow>
                 );
               })}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <CursorFooter summary={`${data.requests.length} request${data.requests.length === 1 ? "" : "s"} on this page`} cursor={data.cursor} trail={data.trail} nextCursor={data.nextCursor} />
           </Card>
         </Layout.Section>

@@ -6,7 +6,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Button, Card, IndexTable, InlineStack, Layout, Modal, Page, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Modal, Page, Text, TextField } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useCallback, useRef, useState } from "react";
 import { apiKeysEndpoints } from "~/contract/api-keys";
 import { getAppContext } from "~/context.server";
@@ -101,21 +102,21 @@ export default function ApiKeysPage() {
                   </BlockStack>
                 </Box>
               ) : (
-                <IndexTable
+                <ResponsiveIndexTable
                   resourceName={{ singular: "API key", plural: "API keys" }}
                   itemCount={keys.length}
                   selectable={false}
                   headings={[{ title: "Name" }, { title: "Key" }, { title: "Created" }, { title: "Last used" }, { title: "Status" }, { title: "" }]}
                 >
                   {keys.map((k, i) => (
-                    <IndexTable.Row id={k.id} key={k.id} position={i}>
-                      <IndexTable.Cell>
+                    <ResponsiveRow id={k.id} key={k.id} position={i}>
+                      <ResponsiveCell>
                         <span data-testid="api-key-name">{k.name}</span>
-                      </IndexTable.Cell>
-                      <IndexTable.Cell>
+                      </ResponsiveCell>
+                      <ResponsiveCell>
                         <code data-testid="api-key-prefix">{k.key_prefix}…</code>
-                      </IndexTable.Cell>
-                      <IndexTable.Cell>
+                      </ResponsiveCell>
+                      <ResponsiveCell>
                         <BlockStack gap="050">
                           <span>{formatDate(k.created_at)}</span>
                           {k.created_by?.email ? (
@@ -124,25 +125,25 @@ export default function ApiKeysPage() {
                             </Text>
                           ) : null}
                         </BlockStack>
-                      </IndexTable.Cell>
-                      <IndexTable.Cell>{formatDate(k.last_used_at) ?? "Never"}</IndexTable.Cell>
-                      <IndexTable.Cell>
+                      </ResponsiveCell>
+                      <ResponsiveCell>{formatDate(k.last_used_at) ?? "Never"}</ResponsiveCell>
+                      <ResponsiveCell>
                         {k.status === "active" ? (
                           <Badge tone="success">Active</Badge>
                         ) : (
                           <Badge tone="critical">{`Revoked ${formatDate(k.revoked_at)?.slice(0, 10) ?? ""}`.trim()}</Badge>
                         )}
-                      </IndexTable.Cell>
-                      <IndexTable.Cell>
+                      </ResponsiveCell>
+                      <ResponsiveCell>
                         {k.status === "active" ? (
                           <Button variant="plain" tone="critical" accessibilityLabel={`Revoke ${k.name}`} onClick={() => setRevoking(k)}>
                             Revoke
                           </Button>
                         ) : null}
-                      </IndexTable.Cell>
-                    </IndexTable.Row>
+                      </ResponsiveCell>
+                    </ResponsiveRow>
                   ))}
-                </IndexTable>
+                </ResponsiveIndexTable>
               )}
             </Card>
           </BlockStack>

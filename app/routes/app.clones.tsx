@@ -7,7 +7,8 @@
 import { useEffect, useRef, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, Checkbox, FormLayout, IndexTable, InlineStack, Layout, Page, ProgressBar, Select, Text, TextField, Thumbnail } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, ProgressBar, Select, Text, TextField, Thumbnail } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { z } from "zod";
 import { CLONE_MIN_PHOTOS, CloneGenderSchema } from "~/contract/clones";
 import { getAppContext } from "~/context.server";
@@ -152,7 +153,7 @@ export default function Clones() {
         <ActionBannerSection result={result} />
         <Layout.Section>
           <Card padding="0">
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "model", plural: "models" }}
               itemCount={clones.length}
               selectable={false}
@@ -166,11 +167,11 @@ export default function Clones() {
               }
             >
               {clones.map((c, i) => (
-                <IndexTable.Row key={c.id} id={c.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow key={c.id} id={c.id} position={i}>
+                  <ResponsiveCell>
                     <Thumbnail size="small" source={thumbnailUrl(c.profileImageUrl)} alt={c.name} />
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <BlockStack gap="050">
                       <Text as="span" fontWeight="semibold">
                         {c.name}
@@ -180,9 +181,9 @@ export default function Clones() {
                         {c.trigger_word ? ` · ${c.trigger_word}` : ""}
                       </Text>
                     </BlockStack>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{c.photos}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{c.photos}</ResponsiveCell>
+                  <ResponsiveCell>
                     <BlockStack gap="100">
                       <Badge tone={STATUS[c.status]?.tone}>{STATUS[c.status]?.label ?? c.status}</Badge>
                       {c.status === "PROCESSING_IMAGES" ? (
@@ -196,9 +197,9 @@ export default function Clones() {
                         </Text>
                       ) : null}
                     </BlockStack>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{c.isPublic ? <Badge tone="success">Public</Badge> : <Badge>House model</Badge>}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{c.isPublic ? <Badge tone="success">Public</Badge> : <Badge>House model</Badge>}</ResponsiveCell>
+                  <ResponsiveCell>
                     <InlineStack gap="200" wrap={false}>
                       <Button size="slim" onClick={() => act("train", c.id)} disabled={c.status === "PROCESSING_IMAGES" || c.photos < CLONE_MIN_PHOTOS} loading={busy("train", c.id)} accessibilityLabel={`Train ${c.name}`}>
                         {c.trained ? "Retrain" : "Train"}
@@ -210,10 +211,10 @@ export default function Clones() {
                         Delete
                       </Button>
                     </InlineStack>
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
           </Card>
         </Layout.Section>
         <Layout.Section>

@@ -7,7 +7,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { BlockStack, Button, Card, IndexTable, InlineStack, Layout, Modal, Page, Select, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Card, InlineStack, Layout, Modal, Page, Select, Text, TextField } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useEffect, useState } from "react";
 import { collectionsEndpoints } from "~/contract/collections";
 import { getAppContext } from "~/context.server";
@@ -150,7 +151,7 @@ function CollectionsList() {
                 loading={navigation.state === "loading"}
               />
             </div>
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "collection", plural: "collections" }}
               itemCount={list.collections.length}
               selectable={false}
@@ -164,32 +165,32 @@ function CollectionsList() {
               ]}
             >
               {list.collections.map((c, i) => (
-                <IndexTable.Row id={c.id} key={c.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={c.id} key={c.id} position={i}>
+                  <ResponsiveCell>
                     <LinkedTitle to={`/app/collections/${c.id}`} testId="collection-link" title={c.title} details={`${c.handle}${c.partner_id ? " · partner" : ""}`} primary />
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <PublicationBadge status={c.status} />
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{GENDER_LABEL[c.target_gender]}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{GENDER_LABEL[c.target_gender]}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {c.productCount}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {c.view_count.toLocaleString("en")}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <StopRowClick>
                       <FeaturedToggle row={c} />
                     </StopRowClick>
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <PagedFooter page={page} pageSize={PAGE_SIZE} total={list.total} onPage={(p) => setParam("page", String(p))} />
           </Card>
         </Layout.Section>

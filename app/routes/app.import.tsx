@@ -12,7 +12,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Button, Card, ChoiceList, Filters, FormLayout, IndexTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Button, Card, ChoiceList, Filters, FormLayout, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { taobaoImportEndpoints, ImportJobStatusSchema, type ImportJobStatus } from "~/contract/taobao-import";
 import { getAppContext } from "~/context.server";
@@ -291,7 +292,7 @@ export default function ImportPage() {
               appliedFilters={data.filters.store ? [{ key: "store", label: `Store: ${storeName(data.filters.store)}`, onRemove: () => setParam("store", "") }] : []}
               loading={navigation.state === "loading"}
             />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "import job", plural: "import jobs" }}
               itemCount={list.jobs.length}
               selectable={false}
@@ -305,8 +306,8 @@ export default function ImportPage() {
               }
             >
               {list.jobs.map((j, i) => (
-                <IndexTable.Row id={j.id} key={j.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={j.id} key={j.id} position={i}>
+                  <ResponsiveCell>
                     <BlockStack gap="050">
                       <RowLink to={`/app/import/${j.id}`} testId="import-job-link">
                         {j.taobaoId}
@@ -315,19 +316,19 @@ export default function ImportPage() {
                         {new Date(j.createdAt).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" })}
                       </Text>
                     </BlockStack>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{j.store}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{j.store}</ResponsiveCell>
+                  <ResponsiveCell>
                     <span data-testid={`import-status-${j.taobaoId}`}>
                       <Badge tone={STATUS_TONE[j.status]}>{j.status[0].toUpperCase() + j.status.slice(1)}</Badge>
                     </span>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <div style={{ minWidth: 180 }}>
                       <JobProgress job={j} />
                     </div>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <div style={{ maxWidth: 360, whiteSpace: "normal" }}>
                       {j.status === "completed" && j.productId ? (
                         <BlockStack gap="050">
@@ -348,16 +349,16 @@ export default function ImportPage() {
                         </Text>
                       )}
                     </div>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {j.attempts} / {j.maxAttempts}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{j.status === "failed" ? <RetryButton job={j} onResult={onResult} /> : null}</IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{j.status === "failed" ? <RetryButton job={j} onResult={onResult} /> : null}</ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <ListFooter
               summary={`${rangeLabel((list.page - 1) * list.limit, list.limit, list.total, "0 jobs")}${active ? " · updating every second" : ""}`}
               page={list.page}

@@ -12,7 +12,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Card, ChoiceList, Filters, IndexTable, InlineStack, Layout, Page, Pagination, Text, TextField, useIndexResourceState } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Card, ChoiceList, Filters, InlineStack, Layout, Page, Pagination, Text, TextField, useIndexResourceState } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useEffect, useState } from "react";
 import { adminOrdersEndpoints, FINANCIAL_STATUSES } from "~/contract/admin-orders";
 import { adminOrdersBulkEndpoints, MAX_BULK_ORDERS, type BulkItemStatus, type BulkItemsStatusResult } from "~/contract/admin-orders-bulk";
@@ -295,7 +296,7 @@ export default function OrdersPage() {
               appliedFilters={applied}
               loading={navigation.state === "loading"}
             />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "order", plural: "orders" }}
               itemCount={data.orders.length}
               selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
@@ -312,34 +313,34 @@ export default function OrdersPage() {
               }
             >
               {data.orders.map((o, i) => (
-                <IndexTable.Row id={o.id} key={o.id} position={i} selected={selectedResources.includes(o.id)}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={o.id} key={o.id} position={i} selected={selectedResources.includes(o.id)}>
+                  <ResponsiveCell>
                     <RowLink to={`/app/orders/${encodeURIComponent(o.id)}`} testId="order-link" primary>
                       {o.name}
                     </RowLink>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{new Date(o.created_at).toLocaleString("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })}</IndexTable.Cell>
-                  <IndexTable.Cell>{o.customer.name ?? o.customer.email ?? "No customer"}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{new Date(o.created_at).toLocaleString("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })}</ResponsiveCell>
+                  <ResponsiveCell>{o.customer.name ?? o.customer.email ?? "No customer"}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {money(o.total)}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{o.financial_status ? <Badge tone={financialTone(o.financial_status)}>{humanStatus(o.financial_status)}</Badge> : "—"}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{o.financial_status ? <Badge tone={financialTone(o.financial_status)}>{humanStatus(o.financial_status)}</Badge> : "—"}</ResponsiveCell>
+                  <ResponsiveCell>
                     <InlineStack gap="100">
                       {o.status === "cancelled" ? <Badge tone="critical">Cancelled</Badge> : null}
                       <Badge tone={fulfillmentTone(o.stage)}>{humanStatus(o.stage)}</Badge>
                     </InlineStack>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {o.item_count} {o.item_count === 1 ? "item" : "items"}
                     </Text>
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <Box padding="300">
               <InlineStack align="center">
                 <Pagination

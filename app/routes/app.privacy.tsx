@@ -6,7 +6,8 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, EmptyState, IndexTable, Layout, Page, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, EmptyState, Layout, Page, Text } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useState } from "react";
 import { getAppContext } from "~/context.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
@@ -81,15 +82,15 @@ export default function PrivacyRequests() {
                 <Text as="p">When a customer asks the store for their data, Shopify tells the app and the export appears here.</Text>
               </EmptyState>
             ) : (
-              <IndexTable
+              <ResponsiveIndexTable
                 resourceName={{ singular: "data request", plural: "data requests" }}
                 itemCount={items.length}
                 selectable={false}
                 headings={[{ title: "Customer" }, { title: "Requested" }, { title: "Status" }, { title: "Expires" }, { title: "Accounts found" }, { title: "" }]}
               >
                 {items.map((r, i) => (
-                  <IndexTable.Row id={r.id} key={r.id} position={i}>
-                    <IndexTable.Cell>
+                  <ResponsiveRow id={r.id} key={r.id} position={i}>
+                    <ResponsiveCell>
                       <BlockStack gap="050">
                         <Text as="span">{r.customer}</Text>
                         {r.shopifyRequestId ? (
@@ -98,23 +99,23 @@ export default function PrivacyRequests() {
                           </Text>
                         ) : null}
                       </BlockStack>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{day(r.createdAt)}</IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>{day(r.createdAt)}</ResponsiveCell>
+                    <ResponsiveCell>
                       {r.status === "ready" ? <Badge tone={r.downloadedAt ? "success" : "attention"}>{r.downloadedAt ? "Downloaded" : "Ready"}</Badge> : <Badge>Expired</Badge>}
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{day(r.expiresAt)}</IndexTable.Cell>
-                    <IndexTable.Cell>{r.usersFound}</IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>{day(r.expiresAt)}</ResponsiveCell>
+                    <ResponsiveCell>{r.usersFound}</ResponsiveCell>
+                    <ResponsiveCell>
                       {r.status === "ready" ? (
                         <Button variant="plain" loading={busy === r.id} onClick={() => void download(r.id)} accessibilityLabel={`Download the export of ${r.customer}`}>
                           Download JSON
                         </Button>
                       ) : null}
-                    </IndexTable.Cell>
-                  </IndexTable.Row>
+                    </ResponsiveCell>
+                  </ResponsiveRow>
                 ))}
-              </IndexTable>
+              </ResponsiveIndexTable>
             )}
           </Card>
         </Layout.Section>

@@ -6,7 +6,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigation, useOutlet } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Card, ChoiceList, Filters, IndexTable, InlineStack, Layout, Page, ProgressBar, Select, Text, Thumbnail } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Card, ChoiceList, Filters, InlineStack, Layout, Page, ProgressBar, Select, Text, Thumbnail } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { TargetGender } from "~/contract/common";
@@ -206,7 +207,7 @@ function ProductsList() {
                 <Select label="Sort" labelInline options={ADMIN_PRODUCT_SORTS.map((s) => ({ label: SORT_LABEL[s], value: s }))} value={filters.sort} onChange={(v) => setParam("sort", v === "newest" ? "" : v)} />
               </div>
             </Filters>
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "product", plural: "products" }}
               itemCount={list.products.length}
               selectable={false}
@@ -227,11 +228,11 @@ function ProductsList() {
               }
             >
               {list.products.map((p, i) => (
-                <IndexTable.Row id={p.id} key={p.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={p.id} key={p.id} position={i}>
+                  <ResponsiveCell>
                     <Thumbnail size="small" source={thumbnailUrl(p.image?.url)} alt={p.image?.altText ?? p.title} />
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <BlockStack gap="050">
                       <RowLink to={`/app/products/${encodeURIComponent(p.id)}`} testId="product-link" primary>
                         {p.title}
@@ -240,14 +241,14 @@ function ProductsList() {
                         {p.productType || "—"} · {p.variantCount} variants
                       </Text>
                     </BlockStack>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <InlineStack gap="100">
                       <Badge tone={productStatusTone(p.status)}>{p.status[0].toUpperCase() + p.status.slice(1)}</Badge>
                       {p.publishedAt && Date.parse(p.publishedAt) > Date.now() ? <Badge tone="attention">Scheduled</Badge> : null}
                     </InlineStack>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     {p.companion ? (
                       <InlineStack gap="100">
                         <Badge tone={companionTone(p.companion.status)}>{COMPANION_LABEL[p.companion.status]}</Badge>
@@ -258,8 +259,8 @@ function ProductsList() {
                         None
                       </Text>
                     )}
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <BlockStack gap="050">
                       <Text as="span">{p.vendor || "—"}</Text>
                       {p.store && p.store.name !== p.vendor ? (
@@ -268,21 +269,21 @@ function ProductsList() {
                         </Text>
                       ) : null}
                     </BlockStack>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{GENDER_LABEL[p.target_gender]}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{GENDER_LABEL[p.target_gender]}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {p.price.min === p.price.max ? `${p.price.min} ${p.price.currencyCode}` : `${p.price.min}–${p.price.max} ${p.price.currencyCode}`}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric tone={p.totalInventory <= 0 ? "critical" : undefined}>
                       {p.totalInventory.toLocaleString("en")}
                     </Text>
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <ListFooter
               summary={rangeLabel((list.page - 1) * list.pageSize, list.pageSize, list.total, "0 products")}
               page={list.page}

@@ -8,7 +8,8 @@
 import { useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, IndexTable, Layout, Page, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Layout, Page, Text } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { z } from "zod";
 import { ImageEditStatusSchema, type ProposedImageEdit } from "~/contract/proposed-image-edits";
 import { getAppContext } from "~/context.server";
@@ -80,8 +81,8 @@ export default function ProposedEdits() {
   const titleOf = (id: string) => edits.find((e) => e.id === id)?.product.title ?? id;
 
   const rows = edits.map((e, i) => (
-    <IndexTable.Row key={e.id} id={e.id} position={i} selected={selectedIds.includes(e.id)} accessibilityLabel={`Select the edit of ${e.product.title}`}>
-      <IndexTable.Cell>
+    <ResponsiveRow key={e.id} id={e.id} position={i} selected={selectedIds.includes(e.id)} accessibilityLabel={`Select the edit of ${e.product.title}`}>
+      <ResponsiveCell>
         <BlockStack gap="050">
           <Link to={`/app/products/${encodeURIComponent(e.product.id)}`} data-testid="edit-product">
             <Text as="span" fontWeight="semibold">
@@ -97,8 +98,8 @@ export default function ProposedEdits() {
             </Text>
           ) : null}
         </BlockStack>
-      </IndexTable.Cell>
-      <IndexTable.Cell>
+      </ResponsiveCell>
+      <ResponsiveCell>
         <div data-testid="before-after">
           <BeforeAfter before={e.image_url} after={e.proposed_image_url} size={72} />
         </div>
@@ -107,12 +108,12 @@ export default function ProposedEdits() {
             The original is no longer on the product: approving adds the image.
           </Text>
         ) : null}
-      </IndexTable.Cell>
-      <IndexTable.Cell>
+      </ResponsiveCell>
+      <ResponsiveCell>
         <Badge tone={statusTone(e.status)}>{STATUS_LABEL[e.status]}</Badge>
-      </IndexTable.Cell>
-      <IndexTable.Cell>{shortDate(e.created_at)}</IndexTable.Cell>
-      <IndexTable.Cell>
+      </ResponsiveCell>
+      <ResponsiveCell>{shortDate(e.created_at)}</ResponsiveCell>
+      <ResponsiveCell>
         <RowActions>
           <Button variant="plain" onClick={() => setComparing(e)} accessibilityLabel={`Compare ${e.product.title}`}>
             Compare
@@ -131,8 +132,8 @@ export default function ProposedEdits() {
             Delete
           </Button>
         </RowActions>
-      </IndexTable.Cell>
-    </IndexTable.Row>
+      </ResponsiveCell>
+    </ResponsiveRow>
   ));
 
   return (
@@ -158,7 +159,7 @@ export default function ProposedEdits() {
               count={(id) => (id === "all" ? undefined : list.counts[id])}
               onSelect={(id) => setParam("status", id === "pending" ? "" : id)}
             />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "edit", plural: "edits" }}
               itemCount={edits.length}
               selectedItemsCount={selection.selectedItemsCount}
@@ -173,7 +174,7 @@ export default function ProposedEdits() {
               }
             >
               {rows}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <ListFooter
               summary={list.total ? `${list.total.toLocaleString("en")} ${list.total === 1 ? "edit" : "edits"}` : "0 edits"}
               page={list.page}

@@ -10,7 +10,8 @@
 import { Fragment, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, BlockStack, Button, Card, ChoiceList, Filters, IndexTable, InlineGrid, InlineStack, Layout, Page, Text, Thumbnail } from "@shopify/polaris";
+import { Badge, BlockStack, Button, Card, ChoiceList, Filters, InlineGrid, InlineStack, Layout, Page, Text, Thumbnail } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { ProposalBulkBody, ProposalSourceSchema, ProposalStatusSchema, type ProposedVariantImage } from "~/contract/proposed-variant-images";
 import { getAppContext } from "~/context.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
@@ -104,7 +105,7 @@ export default function ProposedImages() {
     const headerPosition = position++;
     return (
       <Fragment key={g.product.id}>
-        <IndexTable.Row
+        <ResponsiveRow
           rowType="subheader"
           id={`product-${g.product.id}`}
           position={headerPosition}
@@ -112,7 +113,7 @@ export default function ProposedImages() {
           selected={allSelected ? true : someSelected ? "indeterminate" : false}
           accessibilityLabel={`Select every proposal of ${g.product.title}`}
         >
-          <IndexTable.Cell colSpan={6} scope="colgroup" as="th">
+          <ResponsiveCell colSpan={6} scope="colgroup" as="th">
             <InlineStack gap="300" blockAlign="center">
               <Thumbnail size="small" source={thumbnailUrl(g.product.featuredImage?.url)} alt={g.product.title} />
               <Link to={`/app/products/${encodeURIComponent(g.product.id)}`} data-testid="proposal-product">
@@ -124,11 +125,11 @@ export default function ProposedImages() {
                 {g.proposals.length} {g.proposals.length === 1 ? "proposal" : "proposals"}
               </Text>
             </InlineStack>
-          </IndexTable.Cell>
-        </IndexTable.Row>
+          </ResponsiveCell>
+        </ResponsiveRow>
         {g.proposals.map((p) => (
-          <IndexTable.Row rowType="child" key={p.id} id={p.id} position={position++} selected={selectedIds.includes(p.id)} accessibilityLabel={`Select ${g.product.title} – ${p.variant.title}`}>
-            <IndexTable.Cell>
+          <ResponsiveRow rowType="child" key={p.id} id={p.id} position={position++} selected={selectedIds.includes(p.id)} accessibilityLabel={`Select ${g.product.title} – ${p.variant.title}`}>
+            <ResponsiveCell>
               <BlockStack gap="050">
                 <Text as="span" fontWeight="medium">
                   {p.variant.title}
@@ -142,20 +143,20 @@ export default function ProposedImages() {
                   </InlineStack>
                 ) : null}
               </BlockStack>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
+            </ResponsiveCell>
+            <ResponsiveCell>
               <div data-testid="side-by-side">
                 <SideBySide p={p} size={72} />
               </div>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
+            </ResponsiveCell>
+            <ResponsiveCell>
               <Badge>{p.source}</Badge>
-            </IndexTable.Cell>
-            <IndexTable.Cell>
+            </ResponsiveCell>
+            <ResponsiveCell>
               <Badge tone={statusTone(p.status)}>{STATUS_LABEL[p.status]}</Badge>
-            </IndexTable.Cell>
-            <IndexTable.Cell>{shortDate(p.created_at)}</IndexTable.Cell>
-            <IndexTable.Cell>
+            </ResponsiveCell>
+            <ResponsiveCell>{shortDate(p.created_at)}</ResponsiveCell>
+            <ResponsiveCell>
               <RowActions>
                 <Button variant="plain" onClick={() => setComparing(p)} accessibilityLabel={`Compare ${g.product.title} – ${p.variant.title}`}>
                   Compare
@@ -176,8 +177,8 @@ export default function ProposedImages() {
                   </Button>
                 ) : null}
               </RowActions>
-            </IndexTable.Cell>
-          </IndexTable.Row>
+            </ResponsiveCell>
+          </ResponsiveRow>
         ))}
       </Fragment>
     );
@@ -223,7 +224,7 @@ export default function ProposedImages() {
               appliedFilters={source ? [{ key: "source", label: `Source: ${source}`, onRemove: () => setParam("source", "") }] : []}
               loading={navigation.state === "loading"}
             />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "proposal", plural: "proposals" }}
               itemCount={proposals.length}
               selectedItemsCount={selection.selectedItemsCount}
@@ -234,7 +235,7 @@ export default function ProposedImages() {
               emptyState={<QueueEmptyState text={tab === "pending" ? "Nothing to review: no pending proposals match." : "No proposals match."} />}
             >
               {rows}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <ListFooter
               summary={list.totalProducts ? `Products ${rangeLabel((list.page - 1) * list.pageSize, list.pageSize, list.totalProducts)}` : "0 products"}
               page={list.page}

@@ -1,13 +1,14 @@
 /**
- * Returns (issue 16): the merchant's returns as an IndexTable (order, date, customer, items, reason,
- * status, tracking, refund), status tabs counted by the API, a search field (order name, customer
+ * Returns (issue 16): the merchant's returns as an IndexTable (the order with its customer and date,
+ * status, items with the reason, tracking, refund: five columns that fit a laptop's page; stacked
+ * rows on a phone), status tabs counted by the API, a search field (order name, customer
  * email, tracking number, product title) and cursor paging; the tab "Requests to review" lists the
  * return requests the store has not decided on yet, each with Approve and Decline. Reads and writes
  * through the same services and zod schemas as /api/returns/admin; returns.manage only.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, Box, Button, Card, Filters, IndexTable, InlineStack, Layout, Page, Pagination, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, Card, Filters, InlineStack, Layout, Page, Pagination, Text } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { adminReturnsEndpoints } from "~/contract/admin-returns";
 import { RETURN_REASON_LABELS } from "~/contract/account-orders";
@@ -22,6 +23,7 @@ import { ActionBannerSection, RowLink, StatusTabs, useIntentFetcher, useListPara
 import { money } from "~/lib/admin-orders-view";
 import { RETURN_STATUS_LABEL, RETURN_TABS, returnTabOf, returnTone } from "~/lib/admin-returns-view";
 import { DeclineRequestModal } from "~/components/admin/DeclineRequestModal";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 
 /** The cursors of the pages before this one, newest last, so that "Previous" can go back without a backwards cursor. */
 const TRAIL_SEP = ".";
@@ -105,6 +107,11 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<ActionRes
 const date = (iso: string | Date) => new Date(iso).toLocaleDateString("en", { dateStyle: "medium", timeZone: "UTC" });
 const itemsLine = (items: { title: string; quantity: number }[]) => items.map((i) => (i.quantity > 1 ? `${i.title} × ${i.quantity}` : i.title)).join(", ");
 
+/** The carrier and tracking number, wrapping under each other in a narrow column instead of widening the table. */
+function Tracking({ company, number }: { company: string | null; number: string }) {
+  return <div style={{ maxWidth: "9rem", whiteSpace: "normal", overflowWrap: "anywhere" }}>{company ? `${company} ${number}` : number}</div>;
+}
+
 /** Long text (several items, a shopper's note) cut to one line so the table's columns stay on screen; whole on hover. */
 function Clipped({ text, subdued }: { text: string; subdued?: boolean }) {
   return (
@@ -167,7 +174,7 @@ export default function ReturnsPage() {
               />
             )}
             {requestsView ? (
-              <IndexTable
+              <ResponsiveIndexTable
                 resourceName={{ singular: "return request", plural: "return requests" }}
                 itemCount={data.requests.length}
                 selectable={false}
@@ -181,8 +188,8 @@ export default function ReturnsPage() {
                 }
               >
                 {data.requests.map((r, i) => (
-                  <IndexTable.Row id={r.id} key={r.id} position={i}>
-                    <IndexTable.Cell>
+                  <ResponsiveRow id={r.id} key={r.id} position={i}>
+                    <ResponsiveCell>
                       {r.return_id ? (
                         <RowLink to={`/app/returns/${encodeURIComponent(r.return_id)}`} testId="request-link">
                           {r.order.name}
@@ -192,8 +199,8 @@ export default function ReturnsPage() {
                           {r.order.name}
                         </Text>
                       )}
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>
                       {r.allowed_moves.length ? (
                         <InlineStack gap="200" wrap={false}>
                           <Button size="slim" loading={busyWith("approve") && fetcher.formData?.get("requestId") === r.id} onClick={() => submit({ intent: "approve", requestId: r.id })}>
@@ -204,25 +211,25 @@ export default function ReturnsPage() {
                           </Button>
                         </InlineStack>
                       ) : null}
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{date(r.created_at)}</IndexTable.Cell>
-                    <IndexTable.Cell>{r.order.email ?? "No email"}</IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>{date(r.created_at)}</ResponsiveCell>
+                    <ResponsiveCell>{r.order.email ?? "No email"}</ResponsiveCell>
+                    <ResponsiveCell>
                       <Clipped text={itemsLine(r.items)} />
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>
                       <Text as="span">{RETURN_REASON_LABELS[r.reason]}</Text>
                       {r.note ? <Clipped text={`“${r.note}”`} subdued /> : null}
-                    </IndexTable.Cell>
-                  </IndexTable.Row>
+                    </ResponsiveCell>
+                  </ResponsiveRow>
                 ))}
-              </IndexTable>
+              </ResponsiveIndexTable>
             ) : (
-              <IndexTable
+              <ResponsiveIndexTable
                 resourceName={{ singular: "return", plural: "returns" }}
                 itemCount={data.returns.length}
                 selectable={false}
-                headings={[{ title: "Order" }, { title: "Status" }, { title: "Created" }, { title: "Customer" }, { title: "Items" }, { title: "Reason" }, { title: "Tracking" }, { title: "Refund", alignment: "end" }]}
+                headings={[{ title: "Return" }, { title: "Status" }, { title: "Items and reason" }, { title: "Tracking" }, { title: "Refund", alignment: "end" }]}
                 emptyState={
                   <Box padding="400">
                     <Text as="p" tone="subdued">
@@ -234,33 +241,41 @@ export default function ReturnsPage() {
                 }
               >
                 {data.returns.map((r, i) => (
-                  <IndexTable.Row id={r.id} key={r.id} position={i}>
-                    <IndexTable.Cell>
-                      <RowLink to={`/app/returns/${encodeURIComponent(r.id)}`} testId="return-link" primary>
-                        {r.order.name}
-                      </RowLink>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <InlineStack gap="100" wrap={false}>
+                  <ResponsiveRow id={r.id} key={r.id} position={i}>
+                    <ResponsiveCell>
+                      <BlockStack gap="050">
+                        <RowLink to={`/app/returns/${encodeURIComponent(r.id)}`} testId="return-link" primary>
+                          {r.order.name}
+                        </RowLink>
+                        <Clipped text={r.order.email ?? "No email"} subdued />
+                        <Text as="span" variant="bodySm" tone="subdued">
+                          {date(r.created_at)}
+                        </Text>
+                      </BlockStack>
+                    </ResponsiveCell>
+                    <ResponsiveCell>
+                      <InlineStack gap="100">
                         <Badge tone={returnTone(r.status)}>{RETURN_STATUS_LABEL[r.status]}</Badge>
                         {r.request?.status === "REQUESTED" ? <Badge tone="attention">To review</Badge> : null}
                       </InlineStack>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{date(r.created_at)}</IndexTable.Cell>
-                    <IndexTable.Cell>{r.order.email ?? "No email"}</IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>
                       <Clipped text={itemsLine(r.line_items)} />
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>{RETURN_REASON_LABELS[r.reason]}</IndexTable.Cell>
-                    <IndexTable.Cell>{r.tracking_number ? `${r.tracking_company ? `${r.tracking_company} ` : ""}${r.tracking_number}` : "—"}</IndexTable.Cell>
-                    <IndexTable.Cell>
+                      <Text as="span" variant="bodySm" tone="subdued">
+                        {RETURN_REASON_LABELS[r.reason]}
+                      </Text>
+                    </ResponsiveCell>
+                    <ResponsiveCell label="Tracking" hideWhenCondensed={!r.tracking_number}>
+                      {r.tracking_number ? <Tracking company={r.tracking_company} number={r.tracking_number} /> : "—"}
+                    </ResponsiveCell>
+                    <ResponsiveCell label="Refund">
                       <Text as="span" alignment="end" numeric>
                         {money(r.refund)}
                       </Text>
-                    </IndexTable.Cell>
-                  </IndexTable.Row>
+                    </ResponsiveCell>
+                  </ResponsiveRow>
                 ))}
-              </IndexTable>
+              </ResponsiveIndexTable>
             )}
             <Box padding="300">
               <InlineStack align="center">

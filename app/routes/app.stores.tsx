@@ -5,7 +5,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, ChoiceList, Filters, FormLayout, IndexTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, ChoiceList, Filters, FormLayout, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useState } from "react";
 import type { z } from "zod";
 import { TargetGender } from "~/contract/common";
@@ -161,7 +162,7 @@ function StoresList() {
               appliedFilters={data.gender ? [{ key: "gender", label: `Gender: ${GENDER_LABEL[data.gender]}`, onRemove: () => setParam("gender", "") }] : []}
               loading={navigation.state === "loading"}
             />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "store", plural: "stores" }}
               itemCount={list.stores.length}
               selectable={false}
@@ -181,26 +182,26 @@ function StoresList() {
               }
             >
               {list.stores.map((s, i) => (
-                <IndexTable.Row id={s.id} key={s.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={s.id} key={s.id} position={i}>
+                  <ResponsiveCell>
                     <LinkedTitle to={`/app/stores/${s.id}`} testId="store-link" title={s.name} primary />
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{s.handle}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{s.handle}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Badge tone={s.target_gender === "both" ? undefined : "info"}>{GENDER_LABEL[s.target_gender]}</Badge>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{vendorName(s.vendor_id)}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{vendorName(s.vendor_id)}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {s.productCount}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {s.followerCount}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <StopRowClick>
                       <InlineStack gap="200" wrap={false}>
                         <Button size="slim" onClick={() => setEditing(s)} accessibilityLabel={`Edit ${s.name}`}>
@@ -211,10 +212,10 @@ function StoresList() {
                         </Button>
                       </InlineStack>
                     </StopRowClick>
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <PagedFooter page={page} pageSize={PAGE_SIZE} total={list.total} onPage={(p) => setParam("page", String(p))} />
           </Card>
         </Layout.Section>

@@ -5,7 +5,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, Checkbox, IndexTable, InlineStack, Layout, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, Card, Checkbox, InlineStack, Layout, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useState } from "react";
 import { z } from "zod";
 import { TargetGender } from "~/contract/common";
@@ -118,15 +119,15 @@ export default function Styles() {
                 </InlineStack>
               </Form>
             </Box>
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "style", plural: "styles" }}
               itemCount={page.styles.length}
               selectable={false}
               headings={[{ title: "Style" }, { title: "Gender" }, { title: "Products", alignment: "end" }, { title: "Score", alignment: "end" }, { title: "Categorisation" }]}
             >
               {page.styles.map((s, i) => (
-                <IndexTable.Row id={s.id} key={s.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={s.id} key={s.id} position={i}>
+                  <ResponsiveCell>
                     <InlineStack gap="200" blockAlign="center">
                       <RowLink to={`/app/styles/${s.id}`} testId="style-link" primary>
                         {s.name}
@@ -136,24 +137,24 @@ export default function Styles() {
                     <Text as="p" tone="subdued" variant="bodySm">
                       {s.handle}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{s.target_gender}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{s.target_gender}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {s.product_count}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {s.score}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <CategorisationBadge status={s.categorisation_status} />
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <Box padding="300">
               <InlineStack align="space-between" blockAlign="center">
                 <Text as="span" tone="subdued">

@@ -7,7 +7,8 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Button, Card, IndexTable, InlineStack, Layout, Page, ProgressBar, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Page, ProgressBar, Text } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { catalogSyncEndpoints } from "~/contract/catalog-sync";
 import { getAppContext } from "~/context.server";
@@ -173,7 +174,7 @@ export default function CatalogSyncPage() {
         ) : null}
         <Layout.Section>
           <Card padding="0">
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "store", plural: "stores" }}
               itemCount={data.stores.length}
               selectable={false}
@@ -187,34 +188,34 @@ export default function CatalogSyncPage() {
               }
             >
               {data.stores.map((s, i) => (
-                <IndexTable.Row id={s.id} key={s.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={s.id} key={s.id} position={i}>
+                  <ResponsiveCell>
                     <Text as="span" fontWeight="semibold">
                       {s.name}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{s.vendorName}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{s.vendorName}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       <span data-testid="product-count">{s.productCount.toLocaleString("en")}</span>
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <span data-testid={`last-synced-${s.id}`} title={s.lastSyncedAt ?? undefined}>
                       {relativeTime(s.lastSyncedAt, data.now)}
                     </span>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <div data-testid={`sync-status-${s.id}`} style={{ minWidth: 260 }}>
                       <JobStatus job={s.latestJob} />
                     </div>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <SyncButton store={s} label="Sync" onResult={onResult} />
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
             {running > 0 ? (
               <Box padding="300">
                 <Text as="p" tone="subdued">

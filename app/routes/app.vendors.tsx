@@ -5,7 +5,8 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
-import { Banner, Card, Filters, IndexTable, Layout, Page, Text } from "@shopify/polaris";
+import { Banner, Card, Filters, Layout, Page, Text } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { vendorsEndpoints } from "~/contract/vendors";
 import { getAppContext } from "~/context.server";
 import { issuesMessage, refusalOf } from "~/lib/admin-route.server";
@@ -47,7 +48,7 @@ export default function VendorsRoute() {
         <Layout.Section>
           <Card padding="0">
             <Filters {...query.filterProps} queryPlaceholder="Search vendors by name, handle or email" filters={[]} onClearAll={() => query.setValue("")} loading={navigation.state === "loading"} />
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "vendor", plural: "vendors" }}
               itemCount={items.length}
               selectable={false}
@@ -67,21 +68,21 @@ export default function VendorsRoute() {
               }
             >
               {items.map((v, i) => (
-                <IndexTable.Row id={v.id} key={v.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={v.id} key={v.id} position={i}>
+                  <ResponsiveCell>
                     <LinkedTitle to={`/app/vendors/${encodeURIComponent(v.id)}`} testId="vendor-link" title={v.name} details={v.handle} primary />
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{v.email ?? "—"}</IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{v.email ?? "—"}</ResponsiveCell>
                   {[`${v.commission_rate}%`, v.storeCount, v.productCounts.active, v.productCounts.draft, v.productCounts.archived].map((value, j) => (
-                    <IndexTable.Cell key={j}>
+                    <ResponsiveCell key={j}>
                       <Text as="span" alignment="end" numeric>
                         {value}
                       </Text>
-                    </IndexTable.Cell>
+                    </ResponsiveCell>
                   ))}
-                </IndexTable.Row>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <CursorFooter summary={`${items.length} vendor${items.length === 1 ? "" : "s"} on this page`} cursor={d.cursor} trail={d.trail} nextCursor={d.list?.nextCursor ?? null} />
           </Card>
         </Layout.Section>

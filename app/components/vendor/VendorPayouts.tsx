@@ -7,7 +7,8 @@
  * to the route's action.
  */
 import { Form, useFetcher } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, IndexTable, InlineGrid, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useEffect, useState } from "react";
 import type { VendorPayout, VendorPayouts as Payouts } from "~/contract/vendors";
 import { ActionBannerSection, FormModal, useFetcherResult, type ActionOutcome } from "~/components/admin";
@@ -199,7 +200,7 @@ export function VendorPayouts({ base, title, backAction, payouts, error, csvUrl,
             </Layout.Section>
             <Layout.Section>
               <Card padding="0">
-                <IndexTable
+                <ResponsiveIndexTable
                   resourceName={{ singular: "payout", plural: "payouts" }}
                   itemCount={items.length}
                   selectable={false}
@@ -221,39 +222,39 @@ export function VendorPayouts({ base, title, backAction, payouts, error, csvUrl,
                   }
                 >
                   {items.map((p, i) => (
-                    <IndexTable.Row id={p.id ?? `open-${p.period}`} key={p.id ?? `open-${p.period}`} position={i}>
-                      <IndexTable.Cell>
+                    <ResponsiveRow id={p.id ?? `open-${p.period}`} key={p.id ?? `open-${p.period}`} position={i}>
+                      <ResponsiveCell>
                         <Text as="span" fontWeight="semibold">
                           {monthLabel(p.period)}
                         </Text>
                         <Text as="span" tone="subdued" variant="bodySm">{` ${p.commissionRate}%`}</Text>
-                      </IndexTable.Cell>
+                      </ResponsiveCell>
                       {[p.gross, p.refunds, p.commission, p.net].map((v, j) => (
-                        <IndexTable.Cell key={j}>
+                        <ResponsiveCell key={j}>
                           <Text as="span" alignment="end" numeric>
                             {money(v)}
                           </Text>
-                        </IndexTable.Cell>
+                        </ResponsiveCell>
                       ))}
-                      <IndexTable.Cell>
+                      <ResponsiveCell>
                         <span data-testid="payout-status" data-status={p.status} data-period={p.period}>
                           <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status] ?? p.status}</Badge>
                         </span>
-                      </IndexTable.Cell>
-                      <IndexTable.Cell>{dateLabel(p.paid_at)}</IndexTable.Cell>
-                      <IndexTable.Cell>{p.reference ?? "—"}</IndexTable.Cell>
+                      </ResponsiveCell>
+                      <ResponsiveCell>{dateLabel(p.paid_at)}</ResponsiveCell>
+                      <ResponsiveCell>{p.reference ?? "—"}</ResponsiveCell>
                       {canMarkPaid ? (
-                        <IndexTable.Cell>
+                        <ResponsiveCell>
                           {p.status === "pending" && p.id ? (
                             <Button size="slim" onClick={() => setMarking(p)} accessibilityLabel={`Mark ${monthLabel(p.period)} paid`}>
                               Mark paid
                             </Button>
                           ) : null}
-                        </IndexTable.Cell>
+                        </ResponsiveCell>
                       ) : null}
-                    </IndexTable.Row>
+                    </ResponsiveRow>
                   ))}
-                </IndexTable>
+                </ResponsiveIndexTable>
               </Card>
             </Layout.Section>
           </>

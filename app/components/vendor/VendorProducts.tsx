@@ -5,7 +5,8 @@
  * API's refusal shown as a banner. Posts `{ intent: "status", id, status }` to the route's action.
  */
 import { useFetcher, useNavigation } from "@remix-run/react";
-import { Badge, Banner, Card, Filters, IndexTable, InlineStack, Layout, Page, Select, Text, Thumbnail, type IndexTableProps } from "@shopify/polaris";
+import { Badge, Banner, Card, Filters, InlineStack, Layout, Page, Select, Text, Thumbnail, type IndexTableProps } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useState } from "react";
 import type { VendorPerformanceSort, VendorProductsPerformance } from "~/contract/vendor-analytics";
 import type { VendorProductStatus } from "~/contract/vendors";
@@ -117,7 +118,7 @@ export function VendorProducts(p: VendorProductsProps) {
                 />
               </div>
             </Filters>
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "product", plural: "products" }}
               itemCount={perf?.items.length ?? 0}
               selectable={false}
@@ -155,16 +156,16 @@ export function VendorProducts(p: VendorProductsProps) {
                   percent(num(m.conversion)),
                 ];
                 return (
-                  <IndexTable.Row id={row.productId} key={row.productId} position={i}>
-                    <IndexTable.Cell>
+                  <ResponsiveRow id={row.productId} key={row.productId} position={i}>
+                    <ResponsiveCell>
                       <InlineStack gap="200" blockAlign="center" wrap={false}>
                         {row.imageUrl ? <Thumbnail size="small" source={thumbnailUrl(row.imageUrl)} alt="" /> : null}
                         <Text as="span" fontWeight="semibold">
                           <span data-testid="vendor-product-title">{row.title}</span>
                         </Text>
                       </InlineStack>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
+                    </ResponsiveCell>
+                    <ResponsiveCell>
                       <span data-testid="vendor-product-status" data-status={row.status ?? ""}>
                         {/* The status changes where it is read. */}
                         {p.canChangeStatus && row.status ? (
@@ -186,18 +187,18 @@ export function VendorProducts(p: VendorProductsProps) {
                           <Badge tone={STATUS_TONE[row.status ?? ""]}>{STATUS_LABEL[row.status ?? ""] ?? "Removed"}</Badge>
                         )}
                       </span>
-                    </IndexTable.Cell>
+                    </ResponsiveCell>
                     {cells.map((c, j) => (
-                      <IndexTable.Cell key={COLUMNS[j].sort}>
+                      <ResponsiveCell key={COLUMNS[j].sort}>
                         <Text as="span" alignment="end" numeric>
                           {c}
                         </Text>
-                      </IndexTable.Cell>
+                      </ResponsiveCell>
                     ))}
-                  </IndexTable.Row>
+                  </ResponsiveRow>
                 );
               })}
-            </IndexTable>
+            </ResponsiveIndexTable>
             <CursorFooter
               summary={perf ? `${perf.total} product${perf.total === 1 ? "" : "s"}` : ""}
               cursor={p.cursor}

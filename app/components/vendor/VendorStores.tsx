@@ -1,5 +1,6 @@
 /** A vendor's stores (name, handle, target gender, active products, followers), for the vendor and for admins. */
-import { Badge, Card, IndexTable, Layout, Page, Text } from "@shopify/polaris";
+import { Badge, Card, Layout, Page, Text } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import type { Store } from "~/contract/stores";
 import { GENDER_LABEL, LinkedTitle } from "~/components/admin";
 import { VendorTabs } from "./VendorTabs";
@@ -27,7 +28,7 @@ export function VendorStores({
         </Layout.Section>
         <Layout.Section>
           <Card padding="0">
-            <IndexTable
+            <ResponsiveIndexTable
               resourceName={{ singular: "store", plural: "stores" }}
               itemCount={stores.length}
               selectable={false}
@@ -39,8 +40,8 @@ export function VendorStores({
               }
             >
               {stores.map((s, i) => (
-                <IndexTable.Row id={s.id} key={s.id} position={i}>
-                  <IndexTable.Cell>
+                <ResponsiveRow id={s.id} key={s.id} position={i}>
+                  <ResponsiveCell>
                     {storeUrl ? (
                       <LinkedTitle to={storeUrl(s.id)} testId="vendor-store-name" title={s.name} primary />
                     ) : (
@@ -48,24 +49,24 @@ export function VendorStores({
                         <span data-testid="vendor-store-name">{s.name}</span>
                       </Text>
                     )}
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{s.handle}</IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>{s.handle}</ResponsiveCell>
+                  <ResponsiveCell>
                     <Badge tone={s.target_gender === "both" ? undefined : "info"}>{GENDER_LABEL[s.target_gender]}</Badge>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {s.productCount}
                     </Text>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
+                  </ResponsiveCell>
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {s.followerCount}
                     </Text>
-                  </IndexTable.Cell>
-                </IndexTable.Row>
+                  </ResponsiveCell>
+                </ResponsiveRow>
               ))}
-            </IndexTable>
+            </ResponsiveIndexTable>
           </Card>
         </Layout.Section>
       </Layout>

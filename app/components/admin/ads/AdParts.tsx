@@ -2,7 +2,8 @@
  * Pieces of the admin product-ads screens: the status badge, the ads table, the metrics (KPIs and
  * the daily chart), the timeline with its feedback thread, and the progress of a background job.
  */
-import { Badge, BlockStack, Box, Card, Grid, IndexTable, InlineStack, ProgressBar, Text, Thumbnail } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Card, Grid, InlineStack, ProgressBar, Text, Thumbnail } from "@shopify/polaris";
+import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { VizChart } from "~/components/admin/VizChart";
 import { RowLink } from "~/components/admin/LinkedTitle";
 import {
@@ -37,7 +38,7 @@ const PLACEHOLDER = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg
 
 export function AdsTable({ ads, empty, showVendor = true }: { ads: AdRowView[]; empty: string; showVendor?: boolean }) {
   return (
-    <IndexTable
+    <ResponsiveIndexTable
       resourceName={{ singular: "ad", plural: "ads" }}
       itemCount={ads.length}
       selectable={false}
@@ -60,8 +61,8 @@ export function AdsTable({ ads, empty, showVendor = true }: { ads: AdRowView[]; 
       }
     >
       {ads.map((a, i) => (
-        <IndexTable.Row id={a.id} key={a.id} position={i}>
-          <IndexTable.Cell>
+        <ResponsiveRow id={a.id} key={a.id} position={i}>
+          <ResponsiveCell>
             <InlineStack gap="200" blockAlign="center" wrap={false}>
               <Thumbnail size="small" source={a.product.image_url ? thumbnailUrl(a.product.image_url) : PLACEHOLDER} alt={a.product.title} />
               <BlockStack gap="050">
@@ -73,38 +74,38 @@ export function AdsTable({ ads, empty, showVendor = true }: { ads: AdRowView[]; 
                 </Text>
               </BlockStack>
             </InlineStack>
-          </IndexTable.Cell>
-          <IndexTable.Cell>
+          </ResponsiveCell>
+          <ResponsiveCell>
             <InlineStack gap="100" wrap={false}>
               <AdStatusBadge status={a.status} />
               {a.meta_error ? <Badge tone="critical">Platform error</Badge> : null}
             </InlineStack>
-          </IndexTable.Cell>
-          {showVendor ? <IndexTable.Cell>{a.vendor.name}</IndexTable.Cell> : null}
-          <IndexTable.Cell>
+          </ResponsiveCell>
+          {showVendor ? <ResponsiveCell>{a.vendor.name}</ResponsiveCell> : null}
+          <ResponsiveCell>
             <Text as="span" alignment="end" numeric>
               {moneyText(a.daily_budget)}
             </Text>
-          </IndexTable.Cell>
-          <IndexTable.Cell>
+          </ResponsiveCell>
+          <ResponsiveCell>
             <Text as="span" alignment="end" numeric>
               {countText(a.impressions)}
             </Text>
-          </IndexTable.Cell>
-          <IndexTable.Cell>
+          </ResponsiveCell>
+          <ResponsiveCell>
             <Text as="span" alignment="end" numeric>
               {countText(a.clicks)}
             </Text>
-          </IndexTable.Cell>
-          <IndexTable.Cell>
+          </ResponsiveCell>
+          <ResponsiveCell>
             <Text as="span" alignment="end" numeric>
               {moneyText(a.spend)}
             </Text>
-          </IndexTable.Cell>
-          <IndexTable.Cell>{dayText(a.updated_at)}</IndexTable.Cell>
-        </IndexTable.Row>
+          </ResponsiveCell>
+          <ResponsiveCell>{dayText(a.updated_at)}</ResponsiveCell>
+        </ResponsiveRow>
       ))}
-    </IndexTable>
+    </ResponsiveIndexTable>
   );
 }
 

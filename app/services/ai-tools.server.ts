@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import sharp from "sharp";
 import type { AppContext } from "~/context.server";
 import { invalid } from "~/lib/domain-errors";
-import { readImageUrl, toApiImageError } from "./image-source.server";
+import { readImageUrl, toDomainImageError } from "~/lib/image-source.server";
 import { processUploadedBlob } from "./uploaded-images.server";
 
 export const AI_TOOLS_PREFIX = "images/ai-tools/";
@@ -26,7 +26,7 @@ export async function storeToolUpload(ctx: Pick<AppContext, "storage">, file: Bl
 
 /** A black PNG the size of the image with `box` (image pixels, clamped to the image) in white. */
 export async function maskForBox(ctx: Pick<AppContext, "storage" | "config">, imageUrl: string, box: ToolBox): Promise<string> {
-  const bytes = await readImageUrl(ctx, imageUrl).catch(toApiImageError);
+  const bytes = await readImageUrl(ctx, imageUrl).catch(toDomainImageError);
   const meta = await sharp(bytes).metadata().catch(() => ({ width: 0, height: 0 }));
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;

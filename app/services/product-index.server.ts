@@ -35,7 +35,7 @@ import type { CommercePort } from "~/providers/commerce/port";
 import type { ImageEmbeddingPort } from "~/providers/image-embedding/port";
 import { VECTOR_NAMESPACES, type VectorIndex, type VectorNamespace } from "~/providers/vector-index/port";
 import { upsertProductEmbeddings } from "~/providers/vector-index/exact.server";
-import { readImageUrl } from "./image-source.server";
+import { readImageUrl } from "~/lib/image-source.server";
 import { ATTRIBUTES_KIND, syncAttributeVector } from "./similar-products.server";
 import { textEmbedder } from "./search/text-embedding.server";
 

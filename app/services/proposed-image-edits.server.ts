@@ -23,7 +23,7 @@ import { toProductGid } from "~/lib/gid";
 import { isEditable, transition, type EditStatus } from "~/lib/proposed-image-edit-status";
 import { CommerceError, type ImageSnapshot } from "~/providers/commerce/port";
 import { recomputeProductAggregates } from "~/providers/commerce/local.server";
-import { IMAGE_FETCH_MAX_BYTES, ImageSourceError, fetchPublicImage, ownStorageKey, type FetchPolicy } from "./image-source.server";
+import { IMAGE_FETCH_MAX_BYTES, ImageSourceError, fetchPublicImage, ownStorageKey, type FetchPolicy } from "~/lib/image-source.server";
 import { processImage, sniffType } from "./uploaded-images.server";
 import { PRODUCT_NOT_FOUND } from "./catalog.server";
 

@@ -14,7 +14,7 @@ import { Messages } from "~/contract/messages";
 import type { ProposedVariantImage } from "~/contract/proposed-variant-images";
 import { toProductGid, toVariantGid } from "~/lib/gid";
 import { recomputeProductAggregates } from "~/providers/commerce/local.server";
-import { IMAGE_FETCH_MAX_BYTES, ImageSourceError, fetchPublicImage, ownStorageKey, type FetchPolicy } from "./image-source.server";
+import { IMAGE_FETCH_MAX_BYTES, ImageSourceError, fetchPublicImage, ownStorageKey, type FetchPolicy } from "~/lib/image-source.server";
 import { processImage, sniffType } from "./uploaded-images.server";
 import { PRODUCT_NOT_FOUND, commerceFailure } from "./catalog.server";
 

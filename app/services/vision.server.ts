@@ -22,7 +22,7 @@ import { dominantColours } from "./companion.server";
 import { resolveColour } from "./search/colours";
 import { withMatchedVariants } from "./search/search.server";
 import { getSearchVocabulary } from "./search/vocabulary.server";
-import { readImageUrl, toApiImageError } from "./image-source.server";
+import { readImageUrl, toDomainImageError } from "~/lib/image-source.server";
 import { processImage } from "./internal-media.server";
 
 type VisionCtx = Pick<AppContext, "db" | "log" | "storage" | "config" | "vectors" | "imageEmbedding">;
@@ -49,7 +49,7 @@ export async function readUrl(ctx: Pick<AppContext, "config" | "storage">, url: 
   try {
     bytes = await readImageUrl(ctx, url, { maxBytes: VISION_MAX_UPLOAD_BYTES });
   } catch (e) {
-    toApiImageError(e);
+    toDomainImageError(e);
   }
   return (await processImage(bytes)).jpeg;
 }

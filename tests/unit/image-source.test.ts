@@ -1,12 +1,12 @@
 /**
- * Fetching images by URL without SSRF (app/services/image-source.server.ts): private addresses
+ * Fetching images by URL without SSRF (app/lib/image-source.server.ts): private addresses
  * refused (literal or resolved, on redirects too), our storage URLs recognised, deadline and
  * size cap.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ImageSourceError, fetchPublicImage, isPrivateAddress, ownStorageKey, readImageUrl } from "../../app/services/image-source.server";
+import { ImageSourceError, fetchPublicImage, isPrivateAddress, ownStorageKey, readImageUrl } from "../../app/lib/image-source.server";
 
 describe("isPrivateAddress", () => {
   it.each([

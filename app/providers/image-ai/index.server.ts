@@ -10,7 +10,7 @@ import path from "node:path";
 import type { AppConfig } from "~/config.server";
 import type { Logger } from "~/lib/logger.server";
 import type { StoragePort } from "~/providers/storage.server";
-import { readImageUrl } from "~/services/image-source.server";
+import { readImageUrl } from "~/lib/image-source.server";
 import { IMAGE_AI_OPERATIONS, LOCAL_OPERATIONS, type ImageAiOperation, type ImageAiProvider, type ImageAiProviderName } from "./port";
 
 export interface ImageAiRouter {

@@ -15,7 +15,7 @@
  * again); 401/403 are `unauthorised`, 404 `not_found`, a malformed body `invalid_item`. API requests
  * are spaced to at most TAOBAO_API_RATE_LIMIT per second per process.
  */
-import { fetchPublicImage, ImageSourceError, type FetchPolicy } from "~/services/image-source.server";
+import { fetchPublicImage, ImageSourceError, type FetchPolicy } from "~/lib/image-source.server";
 import type { Logger } from "~/lib/logger.server";
 import { TaobaoSourceError, parseShopPage, parseTaobaoItem, type TaobaoImage, type TaobaoSourcePort } from "./port";
 

@@ -32,7 +32,7 @@ import {
 import { ImageRef } from "~/providers/image-ai/port";
 import { cancelImageAiRequest, startImageAiRequest, type ImageAiRequestRecord } from "~/services/image-ai/requests.server";
 import { processImage, mb } from "~/services/uploaded-images.server";
-import { ownStorageKey } from "~/services/image-source.server";
+import { ownStorageKey } from "~/lib/image-source.server";
 import { decodeKeyset, encodeKeyset } from "~/services/saved.server";
 
 export type CloneTrainingKind = "shopper" | "admin" | "product";

@@ -8,7 +8,7 @@ import sharp from "sharp";
 import type { AppContext } from "~/context.server";
 import type { ImageAiOutput } from "~/providers/image-ai/port";
 import { ImageAiProviderError } from "~/providers/image-ai/port";
-import { fetchPublicImage, ownStorageKey, type FetchPolicy } from "~/services/image-source.server";
+import { fetchPublicImage, ownStorageKey, type FetchPolicy } from "~/lib/image-source.server";
 
 export const OUTPUT_MAX_BYTES = 25 * 1024 * 1024;
 export const OUTPUT_FETCH_TIMEOUT_MS = 60_000;

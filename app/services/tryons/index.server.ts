@@ -18,7 +18,7 @@ import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
 import { ApiError, badRequest, conflict, notFound, unprocessable } from "~/api/errors.server";
 import { TRYONS_DEFAULT_PROMPT_STRENGTH, type TryOnView } from "~/contract/tryons";
-import { ownStorageKey } from "../image-source.server";
+import { ownStorageKey } from "~/lib/image-source.server";
 import { startImageAiRequest, supportsOperation } from "../image-ai/requests.server";
 import { eligibleGarment } from "./products.server";
 import { bumpProductDay } from "../vendor-stats/daily-stats.server";

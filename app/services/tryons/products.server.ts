@@ -21,7 +21,7 @@ import type { TryOnCategory, TryOnProductState } from "~/contract/tryons";
 import { Messages } from "~/contract/messages";
 import { cardSelect, toProductCard } from "../catalog.server";
 import { visibleProductWhere } from "~/lib/visibility";
-import { readImageUrl, toApiImageError } from "../image-source.server";
+import { readImageUrl, toDomainImageError } from "~/lib/image-source.server";
 import { startImageAiRequest } from "../image-ai/requests.server";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
@@ -225,7 +225,7 @@ export async function processMaskImage(ctx: AppContext, productId: string): Prom
   const p = await loadGarment(ctx.db, productId);
   const flat = p.companion?.flat_image_url;
   if (!flat) throw conflict(NO_FLAT_IMAGE);
-  const bytes = await readImageUrl(ctx, flat).catch(toApiImageError);
+  const bytes = await readImageUrl(ctx, flat).catch(toDomainImageError);
   let png: Buffer;
   try {
     png = await garmentMask(bytes);

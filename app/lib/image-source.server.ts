@@ -7,17 +7,26 @@
  *   (the check sits in the socket's DNS lookup, so a name cannot resolve to a public address for
  *   the check and to a private one for the connection), refusing loopback, private, link-local,
  *   CGNAT, multicast, unspecified and reserved ranges, IPv4 and IPv6 (SSRF).
+ * Providers (image AI, the Taobao source) and services both read images this way, so it sits
+ * below both and takes only the configuration and storage it needs.
  */
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import type { AppContext } from "~/context.server";
-import { ApiError } from "~/api/errors.server";
+import type { AppConfig } from "~/config.server";
+import type { StoragePort } from "~/providers/storage.server";
+import { domainErrorOfStatus } from "~/lib/domain-errors";
 
 export const IMAGE_FETCH_TIMEOUT_MS = 10_000;
 export const IMAGE_FETCH_MAX_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
+
+/** What reading one of our own file URLs needs: the app's origins and the storage. */
+export interface ImageSourceContext {
+  config: Pick<AppConfig, "APP_URL" | "SHOPIFY_APP_URL">;
+  storage: Pick<StoragePort, "get" | "publicUrl">;
+}
 
 export class ImageSourceError extends Error {
   constructor(
@@ -197,7 +206,7 @@ function getOnce(url: URL, o: { lookup: net.LookupFunction; deadline: number; ma
 // Our storage or the web
 
 /** The storage key of one of our own file URLs (`/uploads/images/x.jpg` → `images/x.jpg`), else null. */
-export function ownStorageKey(ctx: Pick<AppContext, "config" | "storage">, raw: string): string | null {
+export function ownStorageKey(ctx: ImageSourceContext, raw: string): string | null {
   const v = raw.trim();
   let pathname: string | null = null;
   if (v.startsWith("/")) pathname = v;
@@ -221,7 +230,7 @@ export function ownStorageKey(ctx: Pick<AppContext, "config" | "storage">, raw: 
  * The bytes of an image URL: our storage (read locally) or a public http(s) address. Throws
  * ImageSourceError (a relative path that is not ours: 400; missing file: 404).
  */
-export async function readImageUrl(ctx: Pick<AppContext, "config" | "storage">, raw: string, policy: FetchPolicy = {}): Promise<Uint8Array> {
+export async function readImageUrl(ctx: ImageSourceContext, raw: string, policy: FetchPolicy = {}): Promise<Uint8Array> {
   const key = ownStorageKey(ctx, raw);
   if (key) {
     let bytes: Uint8Array | null;
@@ -238,8 +247,8 @@ export async function readImageUrl(ctx: Pick<AppContext, "config" | "storage">, 
   return (await fetchPublicImage(raw.trim(), policy)).bytes;
 }
 
-/** ImageSourceError → ApiError with the same status and message. */
-export function toApiImageError(e: unknown): never {
-  if (e instanceof ImageSourceError) throw new ApiError(e.status, e.message);
+/** ImageSourceError → the DomainError of its status (answered with that status and message); anything else as it is. */
+export function toDomainImageError(e: unknown): never {
+  if (e instanceof ImageSourceError) throw domainErrorOfStatus(e.status, e.message);
   throw e;
 }

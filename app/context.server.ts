@@ -17,7 +17,9 @@ import type { VectorIndex } from "~/providers/vector-index/port";
 import { createImageEmbedding } from "~/providers/image-embedding/index.server";
 import type { ImageEmbeddingPort } from "~/providers/image-embedding/port";
 import { withProductIndexing } from "~/services/product-index.server";
+import { withImagePrewarm } from "~/services/image-prewarm.server";
 import { createLanguageModel } from "~/providers/language-model/index.server";
+import { getSearchVocabulary } from "~/services/search/vocabulary.server";
 import type { LanguageModelPort } from "~/providers/language-model/port";
 import { withNotificationTriggers } from "~/services/notification-requests.server";
 import { createTaobaoSource } from "~/providers/taobao/index.server";
@@ -83,10 +85,16 @@ export function createAppContext(deps: { config: AppConfig; db: Db; log: Logger;
     email: createEmail(deps.config),
     // Product writes through the port enqueue `products.index` (vectors for search by photo).
     // Inventory going up through the port (setInventory, a restocking cancelOrder) enqueues the back-in-stock check.
-    commerce: withNotificationTriggers(withProductIndexing(createCommerce(deps.config, deps.db, deps.log), { queue, log: deps.log }), { db: deps.db, queue, log: deps.log }),
+    // Images a product write adds enqueue `images.prewarm` (their sizes made before a shopper asks).
+    commerce: withNotificationTriggers(withImagePrewarm(withProductIndexing(createCommerce(deps.config, deps.db, deps.log), { queue, log: deps.log }), { queue, log: deps.log }), {
+      db: deps.db,
+      queue,
+      log: deps.log,
+    }),
     vectors: createVectorIndex(deps.config, deps.db, deps.log),
     imageEmbedding: createImageEmbedding(),
-    languageModel: createLanguageModel(deps.config, deps.db, deps.log),
+    // The model reads the catalogue vocabulary from the search engine's cache, handed in here so the provider imports no service.
+    languageModel: createLanguageModel(deps.config, async () => (await getSearchVocabulary(deps.db)).parseContext, deps.log),
     taobao: createTaobaoSource(deps.config, deps.log),
     imageAi: createImageAi(deps.config, { storage, log: deps.log, dataDir: deps.config.DATA_DIR }),
     storefrontCart: storefrontCartFor({ config: deps.config, db: deps.db, log: deps.log }),

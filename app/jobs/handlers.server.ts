@@ -20,6 +20,10 @@ import { REVIEWS_REQUEST_QUEUE, runReviewRequest } from "~/services/review-reque
 import { PRIVACY_SWEEP_QUEUE, sweepExpiredDataExports } from "~/services/privacy-exports.server";
 import { BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE, enqueueBackInStockCheck, enqueueDropNotifications, runBackInStockCheck, runDropNotifications } from "~/services/notification-requests.server";
 import { withRecovery, type JobHandler } from "./worker.server";
+import { IMAGE_PREWARM_QUEUE, runImagePrewarm } from "~/services/image-prewarm.server";
+import { createImageVariants } from "~/services/image-variants.server";
+import { ownStorageKey } from "~/lib/image-source.server";
+import { imageVariantCache } from "~/lib/image-route.server";
 import { TAOBAO_IMPORT_QUEUE, importJobHandler } from "~/services/taobao-import/jobs.server";
 import { imageAiJobHandlers } from "~/services/image-ai/jobs.server";
 import { imageAiRecovery } from "~/services/image-ai/recovery.server";
@@ -74,6 +78,13 @@ export const jobHandlers: Record<string, JobHandler> = {
   [RECOMMENDATIONS_REBUILD_QUEUE]: async (_payload, ctx, { progress }) => ({ ...(await runRecommendationsRebuild(ctx.db, progress)) }),
   [SEARCH_NOTIFICATIONS_QUEUE]: async (_payload, ctx, { progress }) => ({ ...(await runSearchNotificationCheck(ctx, new Date(), progress)) }),
   [PRODUCT_INDEX_QUEUE]: async (payload, ctx, { progress }) => runProductIndexJob(ctx, payload, progress),
+  /** Variants of newly stored images, in the cache the image route reads (the media lane). */
+  [IMAGE_PREWARM_QUEUE]: async (payload, ctx) => ({
+    ...(await runImagePrewarm(
+      { db: ctx.db, variants: createImageVariants({ storage: ctx.storage, cache: imageVariantCache(ctx.config) }), ownKey: (url) => ownStorageKey(ctx, url), log: ctx.log },
+      payload,
+    )),
+  }),
   [BACK_IN_STOCK_QUEUE]: async (_payload, ctx) => ({ ...(await runBackInStockCheck(ctx)) }),
   [DROP_NOTIFICATIONS_QUEUE]: async (_payload, ctx) => ({ ...(await runDropNotifications(ctx)) }),
   /** Deletes customers' data exports whose time is up (and schedules the next expiry). */

@@ -1,5 +1,5 @@
 /**
- * The inline worker as four lanes, each a loop of its own (`startWorker`) claiming from the same
+ * The inline worker as five lanes, each a loop of its own (`startWorker`) claiming from the same
  * jobs table (FOR UPDATE SKIP LOCKED) for its own queues only:
  *
  * - image-ai: try-ons, clone training, tools (`image-ai.run`, `.poll`, `.webhook`): a shopper
@@ -9,7 +9,11 @@
  * - email: sending the outbox's emails (`email.send`: sign-in links, password resets, order and
  *   notification emails): short jobs a person waits for;
  * - background: everything else (boot-time product indexing, recommendation aggregates,
- *   notifications, scheduled drops, review requests…).
+ *   notifications, scheduled drops, review requests…);
+ * - media: image variants made ahead of the first request (`images.prewarm` after an upload or
+ *   an import): the lowest priority, kept apart so an import's hundreds of encodes hold up
+ *   neither the background lane's drops and notifications nor anything a person waits for; one
+ *   job and one encode at a time, so it takes at most one core.
  *
  * So an admin's import never waits behind a re-indexing on a fresh start, an email of a fresh
  * server is not sent a minute late behind the start-up indexing, and neither waits behind a
@@ -25,10 +29,11 @@ import { EMAIL_QUEUE } from "~/services/email.server";
 import { ADS_CREATIVES_QUEUE } from "~/services/product-ads/creatives.server";
 import { ADS_SYNC_METRICS_QUEUE } from "~/services/product-ads/metrics.server";
 import { TAOBAO_IMPORT_QUEUE } from "~/services/taobao-import/jobs.server";
+import { IMAGE_PREWARM_QUEUE } from "~/services/image-prewarm.server";
 import { startWorker, type JobHandler, type Worker } from "./worker.server";
 
-export type WorkerLane = "image-ai" | "admin" | "email" | "background";
-export const WORKER_LANES: readonly WorkerLane[] = ["image-ai", "admin", "email", "background"];
+export type WorkerLane = "image-ai" | "admin" | "email" | "background" | "media";
+export const WORKER_LANES: readonly WorkerLane[] = ["image-ai", "admin", "email", "background", "media"];
 
 /** Jobs an admin starts from a screen (/app/import, /app/sync, /app/products, /app/styles/:id, an ad's creatives, the ads metrics sync) and watches. */
 export const ADMIN_LANE_QUEUES = [TAOBAO_IMPORT_QUEUE, CATALOG_SYNC_QUEUE, INVENTORY_QUEUE, CATEGORISE_QUEUE, ADS_CREATIVES_QUEUE, ADS_SYNC_METRICS_QUEUE] as const;
@@ -38,6 +43,7 @@ export const QUEUE_LANES: Readonly<Record<string, Exclude<WorkerLane, "backgroun
   ...Object.fromEntries(IMAGE_AI_JOBS.map((q) => [q, "image-ai" as const])),
   ...Object.fromEntries(ADMIN_LANE_QUEUES.map((q) => [q, "admin" as const])),
   [EMAIL_QUEUE]: "email",
+  [IMAGE_PREWARM_QUEUE]: "media",
 };
 
 export const laneOf = (queue: string): WorkerLane => QUEUE_LANES[queue] ?? "background";

@@ -14,6 +14,7 @@ import type { CatalogSyncResult } from "~/contract/catalog-sync";
 import { notFoundError } from "~/lib/domain-errors";
 import { deleteProductFromReadModel, upsertProductSnapshot } from "./product-read-model.server";
 import { enqueueProductIndex } from "./product-index.server";
+import { enqueueProductImagePrewarm } from "./image-prewarm.server";
 import { enqueueBackInStockCheck } from "./notification-requests.server";
 
 export const CATALOG_SYNC_QUEUE = "catalog.sync";
@@ -85,6 +86,8 @@ export async function runCatalogSync(ctx: SyncDeps, payload: unknown, progress: 
     }
   }
   if (ctx.queue) await enqueueProductIndex({ queue: ctx.queue, log }, changed);
+  // Our stored images of new and changed products get their sizes before the first shopper asks.
+  if (ctx.queue) await enqueueProductImagePrewarm({ queue: ctx.queue, log }, changed);
 
   await ctx.db.store.update({ where: { id: store.id }, data: { last_synced_at: new Date() } });
   const result: CatalogSyncResult = { storeId: store.id, source: ctx.commerce.kind, total: seen.size, ...counts, startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString() };

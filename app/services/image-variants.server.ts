@@ -105,6 +105,11 @@ async function encode(original: Uint8Array, width: number | undefined, format: I
   return new Uint8Array(await image.toBuffer());
 }
 
+/** The first 16 hex digits of the original's SHA-256: in the cache key and the ETag, so a rewritten image gets new variants. */
+const digest = (original: Uint8Array) => crypto.createHash("sha256").update(original).digest("hex").slice(0, 16);
+const cacheKeyOf = (key: string, hash: string, w: number | undefined, format: ImageFormat) => `variants/${key}/${hash}-${w ?? "o"}.${format}`;
+const etagOf = (hash: string, w: number | undefined, format: ImageFormat) => `"${hash}-${w ?? "o"}-${format}"`;
+
 /** A small semaphore: at most `limit` tasks at once, the others wait in order. */
 function limiter(limit: number) {
   let running = 0;
@@ -139,6 +144,36 @@ export function createImageVariants(deps: ImageVariantDeps) {
   }
 
   return {
+    /**
+     * Makes the variants of one stored image ahead of any request (the upload pre-warm), one
+     * encode at a time, so a shopper's first request finds them in the cache. Widths beyond the
+     * original's are cut to the first one covering it: sharp never enlarges, so the wider ones
+     * would be the same picture encoded again. `not_found` when the image is gone;
+     * `unsupported_media` when it cannot be read as an image.
+     */
+    async warm(path: string, targets: readonly { w: number; fm: ImageFormat }[]): Promise<{ made: number; cached: number }> {
+      const { key } = imageKeyOfPath(path);
+      const original = await deps.storage.get(key);
+      if (!original) throw notFoundError("No image here");
+      let width: number;
+      try {
+        width = (await sharp(original, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).width ?? 0;
+      } catch {
+        throw unsupportedMedia(`The stored file ${key} is not an image that can be resized`);
+      }
+      const cover = [...new Set(targets.map((t) => t.w))].sort((a, b) => a - b).find((w) => w >= width);
+      const wanted = targets.filter((t) => t.w <= width || t.w === cover);
+      const hash = digest(original);
+      let made = 0;
+      let cached = 0;
+      for (const t of wanted) {
+        const v = await make(key, original, cacheKeyOf(key, hash, t.w, t.fm), etagOf(hash, t.w, t.fm), t.w, t.fm);
+        if (v.cached) cached++;
+        else made++;
+      }
+      return { made, cached };
+    },
+
     /** The variant a request asks for: `invalid` (400), `not_found` (404), `unsupported_media` (415). */
     async get(request: ImageVariantRequest): Promise<ImageVariant> {
       const { key, originalFormat } = imageKeyOfPath(request.path);
@@ -146,11 +181,11 @@ export function createImageVariants(deps: ImageVariantDeps) {
       const original = await deps.storage.get(key);
       if (!original) throw notFoundError("No image here");
       const format = query.fm ?? originalFormat;
-      const hash = crypto.createHash("sha256").update(original).digest("hex").slice(0, 16);
-      const etag = `"${hash}-${query.w ?? "o"}-${format}"`;
+      const hash = digest(original);
+      const etag = etagOf(hash, query.w, format);
       // Nothing to do: the original as it is.
       if (!query.w && format === originalFormat) return { body: original, contentType: CONTENT_TYPES[format], etag, cached: true };
-      const cacheKey = `variants/${key}/${hash}-${query.w ?? "o"}.${format}`;
+      const cacheKey = cacheKeyOf(key, hash, query.w, format);
       const pending = inFlight.get(cacheKey);
       if (pending) return pending;
       const work = make(key, original, cacheKey, etag, query.w, format).finally(() => inFlight.delete(cacheKey));

@@ -15,6 +15,7 @@ import { notFoundError, tooLarge, unsupportedMedia } from "~/lib/domain-errors";
 import { MAX_UPLOAD_BYTES } from "~/contract/internal-media";
 import { deltaE2000, labToHex, lightnessWindow } from "./color.server";
 import { VIDEO_REFUSAL, mb, processImage } from "./uploaded-images.server";
+import { enqueueImagePrewarm } from "./image-prewarm.server";
 
 export type MediaType = "image" | "video";
 
@@ -44,7 +45,7 @@ export function toMedia(m: MediaRow) {
 export { processImage, sniffType, type ProcessedImage, type SniffedType } from "./uploaded-images.server";
 
 export async function uploadInternalMedia(
-  ctx: Pick<AppContext, "db" | "storage">,
+  ctx: Pick<AppContext, "db" | "storage"> & Partial<Pick<AppContext, "queue" | "log">>,
   input: { file: Blob; type: MediaType; title?: string; tags: string[] },
 ) {
   if (input.type === "video") throw unsupportedMedia(VIDEO_REFUSAL);
@@ -59,6 +60,8 @@ export async function uploadInternalMedia(
     const row = await ctx.db.internalMedia.create({
       data: { id, type: "image", format: "jpg", url: stored.url, key, title, width: image.width, height: image.height, l: image.color.l, a: image.color.a, b: image.color.b, tags: input.tags },
     });
+    // The library's thumbnails are made now rather than on the first look at the grid.
+    if (ctx.queue) await enqueueImagePrewarm({ queue: ctx.queue, log: ctx.log }, [stored.url], "media");
     return toMedia(row);
   } catch (e) {
     await ctx.storage.delete(key).catch(() => undefined);

@@ -20,6 +20,7 @@ import { BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE } from "../../app/service
 import { SEARCH_NOTIFICATIONS_QUEUE } from "../../app/services/search/notifications.server";
 import { IMAGE_AI_JOBS, IMAGE_AI_RUN_JOB } from "../../app/services/image-ai/requests.server";
 import { EMAIL_QUEUE, queueEmail } from "../../app/services/email.server";
+import { IMAGE_PREWARM_QUEUE } from "../../app/services/image-prewarm.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 /** Gates not yet released: released after each test, so a failing test cannot leave stop() waiting. */
@@ -43,7 +44,7 @@ function gate() {
 }
 
 /** One representative queue per lane (the real queue names, so the real lane table decides). */
-const QUEUE_OF: Record<WorkerLane, string> = { "image-ai": IMAGE_AI_RUN_JOB, admin: TAOBAO_IMPORT_QUEUE, email: EMAIL_QUEUE, background: PRODUCT_INDEX_QUEUE };
+const QUEUE_OF: Record<WorkerLane, string> = { "image-ai": IMAGE_AI_RUN_JOB, admin: TAOBAO_IMPORT_QUEUE, email: EMAIL_QUEUE, background: PRODUCT_INDEX_QUEUE, media: IMAGE_PREWARM_QUEUE };
 
 describe("worker lanes", () => {
   let app: TestApp;
@@ -91,15 +92,16 @@ describe("worker lanes", () => {
   }
 
   it("routes queues to lanes from one table: admin screens' jobs, image AI, everything else in the background", () => {
-    expect(WORKER_LANES).toEqual(["image-ai", "admin", "email", "background"]);
+    expect(WORKER_LANES).toEqual(["image-ai", "admin", "email", "background", "media"]);
     expect(laneOf(EMAIL_QUEUE)).toBe("email");
+    expect(laneOf(IMAGE_PREWARM_QUEUE)).toBe("media");
     for (const q of [TAOBAO_IMPORT_QUEUE, CATALOG_SYNC_QUEUE, INVENTORY_QUEUE, CATEGORISE_QUEUE]) expect(laneOf(q)).toBe("admin");
     for (const q of IMAGE_AI_JOBS) expect(laneOf(q)).toBe("image-ai");
     for (const q of [PRODUCT_INDEX_QUEUE, REBUILD_QUEUE, SEARCH_NOTIFICATIONS_QUEUE, BACK_IN_STOCK_QUEUE, DROP_NOTIFICATIONS_QUEUE, "system.ping", "a.queue-nobody-listed"]) {
       expect(laneOf(q)).toBe("background");
     }
     // Every queue the table names has a real handler (a renamed queue would silently fall back).
-    for (const q of [...ADMIN_LANE_QUEUES, ...IMAGE_AI_JOBS]) expect(jobHandlers[q], q).toBeTypeOf("function");
+    for (const q of [...ADMIN_LANE_QUEUES, ...IMAGE_AI_JOBS, IMAGE_PREWARM_QUEUE]) expect(jobHandlers[q], q).toBeTypeOf("function");
   });
 
   it("an admin's import enqueued after a background job completes while the background job is still running; so does an image-AI job", async () => {
@@ -147,7 +149,7 @@ describe("worker lanes", () => {
     await waitForStatus(indexing.id, "completed");
   });
 
-  it.each<WorkerLane>(["admin", "image-ai", "email"])("a blocked %s job holds up neither of the other lanes, and completes after release", async (blockedLane) => {
+  it.each<WorkerLane>(["admin", "image-ai", "email", "media"])("a blocked %s job holds up neither of the other lanes, and completes after release", async (blockedLane) => {
     const { handlers, gate: g } = handlersBlocking(blockedLane);
     const blocked = await app.ctx.queue.enqueue(QUEUE_OF[blockedLane], { blocked: true });
     worker = startWorkerLoops(app.ctx, handlers, { pollMs: 20 });

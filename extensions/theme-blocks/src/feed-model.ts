@@ -194,7 +194,10 @@ export function cardImage(raw: string | null | undefined, alt: string, pageOrigi
   const srcset = set(r.srcSet);
   const fallback = safe(r.src);
   if (!srcset || !fallback) return { src, alt };
-  const sources = r.sources.map((s) => ({ type: s.type, srcset: set(s.srcSet) })).filter((s): s is { type: string; srcset: string } => s.srcset !== null);
+  const sources = r.sources.flatMap((s) => {
+    const srcset = set(s.srcSet);
+    return srcset ? [{ type: s.type, srcset }] : [];
+  });
   return { src: fallback, alt, srcset, sizes: BLOCK_CARD_IMAGE_SIZES, ...(sources.length ? { sources } : {}) };
 }
 

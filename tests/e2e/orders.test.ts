@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot, signInShopper } from "../helpers/browser";
+import { launchBrowser, screenshot, screenshotAtSizes, signInShopper } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -87,6 +87,7 @@ describe("orders, returns and notifications (Chromium, demo data)", () => {
     const badge = page.locator(`[data-testid="order-item"][data-item-id="${target!.item}"] [data-testid="order-item-return"]`);
     await badge.waitFor({ timeout: 10_000 });
     expect(await badge.textContent()).toBe("Return: Requested");
+    await screenshotAtSizes(page, "orders-return-requested", badge);
 
     await page.getByTestId("orders-nav-returns").click();
     await page.waitForURL((u) => u.pathname === "/account/returns");

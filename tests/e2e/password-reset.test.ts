@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot } from "../helpers/browser";
+import { launchBrowser, screenshotAtSizes } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 const email = `e2e-reset-${Date.now()}@example.test`;
@@ -49,16 +49,6 @@ async function linkFromOutbox(kind: string, pathname: string): Promise<string> {
   return `${base}${u.pathname}${u.search}`;
 }
 
-async function shoot(page: Page, name: string) {
-  for (const [w, h] of [
-    [390, 844],
-    [1366, 900],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await screenshot(page, `${name}-${w}x${h}`);
-  }
-}
-
 describe("sign-up and password reset (Chromium)", () => {
   let page: Page;
   let close: () => Promise<void>;
@@ -76,7 +66,7 @@ describe("sign-up and password reset (Chromium)", () => {
     await page.locator('[data-rule="length"][data-met="false"]').waitFor();
     await page.getByTestId("signup-password").fill(FIRST);
     await page.locator('[data-rule="length"][data-met="true"]').waitFor();
-    await shoot(page, "signup");
+    await screenshotAtSizes(page, "signup");
     await page.getByTestId("signup-submit").click();
     await page.getByTestId("signup-done").waitFor({ timeout: 30_000 });
     await page.getByTestId("verify-email-notice").waitFor();
@@ -90,6 +80,7 @@ describe("sign-up and password reset (Chromium)", () => {
     const del = page.getByTestId("account-delete");
     await del.waitFor({ timeout: 30_000 });
     expect(await del.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(180, 35, 24)");
+    await screenshotAtSizes(page, "account-delete", del);
   });
 
   it("forgot password → the emailed link → a new password → signs in with it, not with the old one", async () => {
@@ -100,6 +91,7 @@ describe("sign-up and password reset (Chromium)", () => {
     await page.getByTestId("login-forgot").click();
     await page.waitForURL((u) => u.pathname === "/forgot-password");
     expect(await page.getByTestId("forgot-email").inputValue()).toBe(email);
+    await screenshotAtSizes(page, "forgot-password");
     await page.getByTestId("forgot-submit").click();
     await page.getByTestId("forgot-sent").waitFor({ timeout: 30_000 });
 
@@ -108,7 +100,7 @@ describe("sign-up and password reset (Chromium)", () => {
     expect(await page.getByTestId("reset-email").textContent()).toBe(email);
     await page.getByTestId("reset-password").fill(SECOND);
     await page.getByTestId("reset-confirm").fill(SECOND);
-    await shoot(page, "reset-password");
+    await screenshotAtSizes(page, "reset-password");
     await page.getByTestId("reset-submit").click();
     await page.getByTestId("reset-done").waitFor({ timeout: 30_000 });
     await page.getByTestId("reset-sign-in").click();

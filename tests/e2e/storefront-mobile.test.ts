@@ -141,6 +141,63 @@ describe("storefront at 390×844 and 1366×900 (Chromium)", () => {
     await screenshot(desktop, "storefront-header-desktop");
   });
 
+  it("a search for black jeans shows the black variants, and My try-ons, at both sizes", async () => {
+    for (const size of ["mobile", "desktop"] as Size[]) {
+      const { page } = sessions[size];
+      current = page;
+      await page.goto(`${base}/?search=black%20jeans`);
+      await page.getByTestId("search-results").locator('[data-testid="product-card"]').first().waitFor({ timeout: 30_000 });
+      // Cards of products with a black variant show and link to it.
+      expect(await page.locator('[data-testid="product-card"][data-variant-id]').count()).toBeGreaterThan(0);
+      await settle(page);
+      await screenshot(page, `storefront-search-black-jeans-${size}`);
+
+      await page.goto(`${base}/try-ons`);
+      await page.getByTestId("tryons-page").waitFor({ timeout: 20_000 });
+      await settle(page);
+      await screenshot(page, `storefront-try-ons-${size}`);
+    }
+  });
+
+  it("moving inside the app, each page's title, description and canonical are the ones the server writes for it", async () => {
+    const { page } = sessions.desktop;
+    current = page;
+    /** The head as the page shows it now, or as the server's HTML of `path` has it. */
+    const head = (path?: string) =>
+      page.evaluate(async (p) => {
+        const doc = p ? new DOMParser().parseFromString(await (await fetch(p)).text(), "text/html") : document;
+        return {
+          title: doc.title,
+          description: doc.querySelector('meta[name="description"]')?.getAttribute("content") ?? null,
+          canonical: doc.querySelector('link[rel="canonical"]')?.getAttribute("href") ?? null,
+        };
+      }, path);
+    const pathname = () => new URL(page.url()).pathname;
+
+    await page.goto(`${base}/drops`);
+    await page.locator(".header__nav").waitFor();
+    expect((await head()).title).toBe("Upcoming drops · Fashion Discovery");
+
+    await page.locator(".header__nav").getByRole("link", { name: "Stores" }).click();
+    await page.waitForURL((u) => u.pathname === "/stores");
+    const stores = await head("/stores");
+    expect(stores.title).toBe("Stores · Fashion Discovery");
+    await expect.poll(() => head(), { timeout: 15_000 }).toEqual(stores);
+
+    await page.getByTestId("store-link").first().click();
+    await page.waitForURL((u) => /^\/stores\/[^/]+\/[^/]+$/.test(u.pathname));
+    await page.getByTestId("store-page").waitFor({ timeout: 20_000 });
+    await expect.poll(() => head(), { timeout: 15_000 }).toEqual(await head(pathname()));
+
+    // A product: its card opens the modal, whose link leads to the product's page.
+    await page.getByTestId("store-page").getByTestId("product-card").first().click();
+    await page.getByTestId("product-modal-full").click();
+    await page.waitForURL((u) => u.pathname.startsWith("/products/"));
+    await page.getByTestId("product-page").waitFor({ timeout: 20_000 });
+    await expect.poll(async () => (await head()).title, { timeout: 15_000 }).not.toBe("Product · Fashion Discovery");
+    expect(await head()).toEqual(await head(pathname()));
+  });
+
   it("no storefront page is wider than a phone's screen", async () => {
     const { page } = sessions.mobile;
     current = page;

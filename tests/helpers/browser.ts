@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 
 export const ARTEFACTS_DIR = path.resolve("test-results", "e2e");
 
@@ -62,6 +62,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(ARTEFACTS_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   return file;
+}
+
+/** The phone and laptop sizes issue 20's screenshots are taken at. */
+export const SCREENSHOT_SIZES = [
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+] as const;
+
+/**
+ * `{name}-390x844.png` and `{name}-1366x900.png` of the page as it is, with `show` scrolled into
+ * view at each size (the page reflows); the window's size is put back after.
+ */
+export async function screenshotAtSizes(page: Page, name: string, show?: Locator): Promise<void> {
+  const before = page.viewportSize();
+  for (const { width, height } of SCREENSHOT_SIZES) {
+    await page.setViewportSize({ width, height });
+    await show?.scrollIntoViewIfNeeded();
+    await screenshot(page, `${name}-${width}x${height}`);
+  }
+  if (before) await page.setViewportSize(before);
 }
 
 /** Signs in on the local admin login (demo accounts) and waits until `next` is shown. */

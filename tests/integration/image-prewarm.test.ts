@@ -100,13 +100,13 @@ describe("images.prewarm", () => {
     expect(imported).not.toBeNull();
     const { productId, storeId } = imported!;
     fs.rmSync(path.join(app.dataDir, "image-cache"), { recursive: true, force: true });
-    // The read model out of step with the store: the sync counts the product as changed.
-    await app.database.db.product.update({ where: { id: productId }, data: { title: "Stale title" } });
+    // A read-model row out of step with its variants: the sync repairs it, so the product counts as changed.
+    await app.database.db.product.update({ where: { id: productId }, data: { totalInventory: 999, priceMax: "1.00" } });
     const res = await app.api("POST", `/catalog-sync/stores/${storeId}/sync`, { token: admin.token });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     await drainAll();
     const sync = await app.api("GET", `/catalog-sync/jobs/${res.body.jobId}`, { token: admin.token });
-    expect(sync.body.result.updated).toBeGreaterThanOrEqual(1);
+    expect(sync.body.result.updated, JSON.stringify(sync.body)).toBeGreaterThanOrEqual(1);
     const [featured] = await app.database.db.productImage.findMany({ where: { product_id: productId }, orderBy: { position: "asc" }, take: 1 });
     expect(cachedVariants(featured.url)).toContain("320.avif");
     expect((await routeAnswer(featured.url, 320, "webp")).cached).toBe(true);

@@ -17,6 +17,9 @@ import { securityHeaders } from "./app/lib/security-headers.server";
 import { remixRequestHandler } from "./app/lib/remix-handler.server";
 import { finalErrorHandler } from "./app/lib/express-errors.server";
 import { robotsRoute, sitemapRoute, storefrontAssets, storefrontPage } from "./app/lib/storefront-html.server";
+import { createPagePrefetch } from "./app/lib/storefront-prefetch.server";
+import { SESSION_COOKIE } from "./app/api/auth.server";
+import { createRequestHandler as createRemixFetchHandler } from "@remix-run/node";
 import { appBaseUrl } from "./app/lib/app-url";
 import { imageRoute, imageVariantCache } from "./app/lib/image-route.server";
 
@@ -59,7 +62,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const seo = { db: booted.ctx.db, origin: () => appBaseUrl(config), storefrontDir, log };
   app.get("/robots.txt", robotsRoute(seo));
   app.get("/sitemap.xml", sitemapRoute(seo));
-  const storefront = storefrontPage(seo);
+  // The storefront's HTML carries its first API answers, made by the same built app in-process.
+  const remixFetch = createRemixFetchHandler(remixBuild, "production");
+  const prefetch = createPagePrefetch({ apiFetch: (request, clientIp) => remixFetch(request, { clientIp, cspNonce: "" }), sessionCookie: SESSION_COOKIE, log });
+  const storefront = storefrontPage({ ...seo, prefetch });
 
   const remixHandler = remixRequestHandler(remixBuild, (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }));
 

@@ -12,6 +12,8 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Db } from "~/db.server";
 import { absoluteLinks, pageMeta, sitemapEntries, SITE_NAME, type PageMeta } from "~/services/seo.server";
 import { firstLoadFiles, type StorefrontManifest } from "./storefront-manifest";
+import type { PagePrefetch } from "./storefront-prefetch.server";
+import { BOOTSTRAP_ELEMENT_ID } from "../../storefront/src/lib/bootstrap";
 
 export interface StorefrontPagesOptions {
   db: Db;
@@ -22,6 +24,8 @@ export interface StorefrontPagesOptions {
   log?: { warn(obj: unknown, msg?: string): void };
   /** Paths robots.txt keeps crawlers out of (the admin, the API, a shopper's own pages). */
   disallow?: string[];
+  /** The page's first API answers and main image (app/lib/storefront-prefetch.server.ts). */
+  prefetch?: (req: Request) => Promise<PagePrefetch | null>;
 }
 
 const DEFAULT_DISALLOW = ["/app", "/api", "/auth", "/webhooks", "/proxy", "/apps", "/theme-preview", "/account", "/checkout", "/cart", "/login", "/saved", "/following", "/my-collections", "/try-ons", "/saved-try-ons", "/clones", "/review", "/reviewable-orders", "/verify-email"];
@@ -47,14 +51,26 @@ export function sitemapXml(origin: string, entries: { path: string; lastmod?: Da
 }
 
 /** The head of `html` with the page's meta and preload links; the rest untouched. */
-export function renderIndexHtml(html: string, origin: string, meta: PageMeta | null, preload: { js: string[]; css: string[] } = { js: [], css: [] }): string {
+export function renderIndexHtml(
+  html: string,
+  origin: string,
+  meta: PageMeta | null,
+  preload: { js: string[]; css: string[] } = { js: [], css: [] },
+  data: Pick<PagePrefetch, "responses" | "preloadImages"> | null = null,
+): string {
   let out = html;
   // The entry's own script and stylesheet are in index.html already: link only what it lacks.
   const missing = (file: string) => !html.includes(`/${file}"`);
   const tags: string[] = [
+    // The main image first: it waits for nothing else (the page's own <img> asks for the same file).
+    ...(data?.preloadImages ?? []).map(
+      (i) =>
+        `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(i.href)}"${i.imagesrcset ? ` imagesrcset="${escapeHtml(i.imagesrcset)}" imagesizes="${escapeHtml(i.imagesizes)}"` : ""}${i.type ? ` type="${escapeHtml(i.type)}"` : ""}>`,
+    ),
     ...preload.js.filter(missing).map((f) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(f)}">`),
     ...preload.css.filter(missing).map((f) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(f)}">`),
   ];
+  if (data && Object.keys(data.responses).length) tags.push(`<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}">${scriptJson(data.responses)}</script>`);
   if (meta) {
     const canonical = `${origin}${meta.canonicalPath}`;
     const image = meta.image ? (meta.image.startsWith("/") ? `${origin}${meta.image}` : meta.image) : null;
@@ -140,14 +156,20 @@ export function storefrontPage(opts: StorefrontPagesOptions): (req: Request, res
       opts.log?.warn({ err: e }, "storefront manifest unreadable: no preload links");
     }
     const preload = manifest ? firstLoadFiles(manifest, url.pathname) : { js: [], css: [] };
-    pageMeta(opts.db, url.pathname, url.searchParams)
-      .catch((e: unknown) => {
-        opts.log?.warn({ err: e, path: url.pathname }, "storefront page meta failed: serving the defaults");
-        return null;
-      })
-      .then((meta) => {
-        res.setHeader("Cache-Control", "no-cache");
-        res.type("html").send(renderIndexHtml(html, origin, meta, preload));
+    const meta = pageMeta(opts.db, url.pathname, url.searchParams).catch((e: unknown) => {
+      opts.log?.warn({ err: e, path: url.pathname }, "storefront page meta failed: serving the defaults");
+      return null;
+    });
+    const data = (opts.prefetch?.(req) ?? Promise.resolve(null)).catch((e: unknown) => {
+      opts.log?.warn({ err: e, path: url.pathname }, "storefront prefetch failed: the page loads its own data");
+      return null;
+    });
+    Promise.all([meta, data])
+      .then(([m, d]) => {
+        for (const c of d?.setCookies ?? []) res.append("Set-Cookie", c);
+        // A page carrying a visitor's own answers is theirs alone: never stored by a shared cache.
+        res.setHeader("Cache-Control", d ? "private, no-store" : "no-cache");
+        res.type("html").send(renderIndexHtml(html, origin, m, preload, d));
       })
       .catch(next);
   };

@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -17,7 +17,10 @@ const queryClient = new QueryClient({
 const container = document.getElementById("root");
 if (!container) throw new Error("Missing #root element");
 
-createRoot(container).render(
+// The first render is a transition: React yields to the browser every few milliseconds instead of
+// holding the main thread for the whole page (a phone's first input is not blocked behind it).
+const root = createRoot(container);
+startTransition(() => root.render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
@@ -27,4 +30,4 @@ createRoot(container).render(
       </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
-);
+));

@@ -3,7 +3,7 @@
  * collections, stores and styles in between (4 on the first page, 2 later), 6 items a source on
  * the first page and 3 later, infinite scroll, fresh for 5 minutes and cached for 30.
  */
-import { useMemo } from "react";
+import { useDeferredValue, useMemo } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Messages } from "~/contract";
 import { errorMessage, useApi } from "../lib/api";
@@ -39,7 +39,9 @@ export function HomeFeed() {
     gcTime: HOME_CACHE_MS,
   });
 
-  const entries = useMemo(() => composeFeed(feed.data?.pages ?? []), [feed.data]);
+  // The cards render in a transition (time-sliced) when a page arrives, not in one long task.
+  const pages = useDeferredValue(feed.data?.pages);
+  const entries = useMemo(() => composeFeed(pages ?? []), [pages]);
   const loadMore = () => {
     if (feed.hasNextPage && !feed.isFetchingNextPage) void feed.fetchNextPage();
   };
@@ -57,7 +59,7 @@ export function HomeFeed() {
     );
   }
 
-  if (feed.isPending) {
+  if (feed.isPending || (feed.data && !pages)) {
     return (
       <ProductGridSkeleton count={8} label="Loading products" testId="home-feed-loading" />
     );
@@ -97,7 +99,7 @@ export function HomeFeed() {
       <p className="visually-hidden" aria-live="polite">
         {products} {products === 1 ? "product" : "products"} shown
       </p>
-      <div className="grid feed" data-testid="home-feed" data-pages={feed.data?.pages.length ?? 0}>
+      <div className="grid feed" data-testid="home-feed" data-pages={pages?.length ?? 0}>
         {entries.map((e, i) =>
           e.type === "product" ? (
             <ProductCard key={e.key} product={e.product} priority={i === 0} eager={i < ABOVE_THE_FOLD_CARDS} />

@@ -16,10 +16,8 @@ import { AddToCollection } from "./AddToCollection";
 import { BackInStockButton } from "./BackInStockButton";
 import { AddToCart } from "./AddToCart";
 import { LOGO_WIDTHS, ResponsiveImage } from "./ResponsiveImage";
+import { MAIN_IMAGE_SIZES, MAIN_IMAGE_WIDTHS } from "../lib/image-sizes";
 
-/** The main image: the whole width on a phone, about half the page (at most 720 px) beside the details. */
-const MAIN_IMAGE_WIDTHS = [320, 480, 640, 800, 960, 1280] as const;
-const MAIN_IMAGE_SIZES = "(max-width: 767.98px) calc(100vw - 32px), min(50vw, 720px)";
 const MODAL_IMAGE_SIZES = "(max-width: 767.98px) calc(100vw - 48px), 420px";
 
 function StoreLink({ storeId, vendor }: { storeId: string | null; vendor: string }) {

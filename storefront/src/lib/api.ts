@@ -3,12 +3,17 @@ import type { ApiClient } from "~/client";
 import { ApiClientError, createRouteClient } from "~/client/core";
 import { Messages } from "~/contract/messages";
 import { apiRoutes } from "./api-routes";
+import { readBootstrap, replayingFetch } from "./bootstrap";
 
 /**
  * The storefront's API client: same origin, session in an httpOnly cookie (credentials: include).
- * The client library's zod-free runtime over the contract's routes (./api-routes.ts).
+ * The client library's zod-free runtime over the contract's routes (./api-routes.ts). The first
+ * calls of a page are answered from the answers its HTML carries (./bootstrap.ts).
  */
-export const api: ApiClient = createRouteClient(apiRoutes, { baseUrl: "" });
+export const api: ApiClient = createRouteClient(apiRoutes, {
+  baseUrl: "",
+  fetch: replayingFetch(readBootstrap(typeof document !== "undefined" ? document : null), (...args) => globalThis.fetch(...args)),
+});
 
 export const ApiContext = createContext<ApiClient>(api);
 

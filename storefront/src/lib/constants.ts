@@ -42,6 +42,9 @@ export const RECENTLY_VIEWED_MAX = 3;
 /** The home product grid of the storefront shell: 24 per page, "Load more" adds 24. */
 export const HOME_GRID_PAGE_SIZE = 24;
 
+/** Products a store page loads at a time. */
+export const STORE_PAGE_PRODUCTS = 12;
+
 /** Product colour swatches shown on a card before "+N". */
 export const CARD_MAX_SWATCHES = 5;
 

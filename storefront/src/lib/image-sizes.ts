@@ -7,3 +7,7 @@
 export const CARD_IMAGE_WIDTHS = [160, 240, 320, 400, 480, 640] as const;
 /** Two columns below 768 px (gutters 16 px, gap 12 px), three to 1100 px, else columns of at most 300 px. */
 export const CARD_IMAGE_SIZES = "(max-width: 767.98px) calc(50vw - 22px), (max-width: 1100px) calc(33vw - 30px), 300px";
+
+/** A product page's main image: the whole width on a phone, about half the page (at most 720 px) beside the details. */
+export const MAIN_IMAGE_WIDTHS = [320, 480, 640, 800, 960, 1280] as const;
+export const MAIN_IMAGE_SIZES = "(max-width: 767.98px) calc(100vw - 32px), min(50vw, 720px)";

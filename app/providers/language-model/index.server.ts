@@ -8,13 +8,13 @@
  *   which model produced it. The Taobao import's translation goes through the same model (the
  *   local one translates with the garment glossary).
  *
- * Both read the catalogue's vocabulary (colour names, product types, stores, sizes, words) from
- * the search engine's cache.
+ * Both read the catalogue's vocabulary (colour names, product types, stores, sizes, words) through
+ * the `vocabulary` function the caller passes (the app context: the search engine's cache), so the
+ * provider does not import the search service.
  */
 import type { AppConfig } from "~/config.server";
-import type { Db } from "~/db.server";
 import type { Logger } from "~/lib/logger.server";
-import { getSearchVocabulary } from "~/services/search/vocabulary.server";
+import type { ParseContext } from "~/services/search/parser";
 import { createLocalLanguageModel } from "./local.server";
 import { createOpenAiLanguageModel, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL } from "./openai.server";
 import { LanguageModelError, type LanguageModelPort } from "./port";
@@ -23,8 +23,7 @@ export type { LanguageModelPort } from "./port";
 
 type LanguageModelConfig = Pick<AppConfig, "LANGUAGE_MODEL" | "OPENAI_API_KEY" | "OPENAI_BASE_URL" | "OPENAI_MODEL" | "OPENAI_TIMEOUT_MS">;
 
-export function createLanguageModel(config: LanguageModelConfig, db: Db, log?: Logger): LanguageModelPort {
-  const vocabulary = async () => (await getSearchVocabulary(db)).parseContext;
+export function createLanguageModel(config: LanguageModelConfig, vocabulary: () => Promise<ParseContext>, log?: Logger): LanguageModelPort {
   const local = createLocalLanguageModel({ vocabulary });
   if (config.LANGUAGE_MODEL !== "openai") return local;
   if (!config.OPENAI_API_KEY) throw new Error("LANGUAGE_MODEL=openai needs OPENAI_API_KEY");

@@ -1,11 +1,29 @@
 /**
  * The recently viewed list in React: one in-page store over local storage, updated by
- * `useRecordView` and by other tabs (the `storage` event).
+ * `useRecordRecentlyViewed` and by other tabs (the `storage` event).
+ *
+ * The stored entries are checked with the contract's card schema (./recently-viewed.ts), which
+ * brings zod: it is loaded after the page's first render, not before (the list is never the
+ * page's main content), and the list shows once it is there.
  */
 import { useCallback, useSyncExternalStore } from "react";
-import type { ProductCard } from "~/contract";
+import type { ProductCard } from "~/contract/products";
 import { safeLocalStorage } from "./browser";
-import { RECENTLY_VIEWED_KEY, readRecentlyViewed, recordRecentlyViewed } from "./recently-viewed";
+import { RECENTLY_VIEWED_KEY } from "./recently-viewed-format";
+
+type Reader = typeof import("./recently-viewed");
+let reader: Reader | null = null;
+let loading: Promise<Reader> | null = null;
+
+function loadReader(): Promise<Reader> {
+  loading ??= import("./recently-viewed").then((m) => {
+    reader = m;
+    cache = null;
+    listeners.forEach((l) => l());
+    return m;
+  });
+  return loading;
+}
 
 const listeners = new Set<() => void>();
 let cache: { raw: string | null; list: ProductCard[] } | null = null;
@@ -20,13 +38,15 @@ function rawValue(): string | null {
 }
 
 function snapshot(): ProductCard[] {
+  if (!reader) return EMPTY;
   const raw = rawValue();
-  if (!cache || cache.raw !== raw) cache = { raw, list: readRecentlyViewed(safeLocalStorage()) };
+  if (!cache || cache.raw !== raw) cache = { raw, list: reader.readRecentlyViewed(safeLocalStorage()) };
   return cache.list;
 }
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
+  void loadReader();
   const onStorage = (e: StorageEvent) => {
     if (e.key === null || e.key === RECENTLY_VIEWED_KEY) listener();
   };
@@ -45,8 +65,10 @@ export function useRecentlyViewed(): ProductCard[] {
 /** Records a product view in the recently viewed list. */
 export function useRecordRecentlyViewed(): (product: ProductCard) => void {
   return useCallback((product: ProductCard) => {
-    const list = recordRecentlyViewed(safeLocalStorage(), product);
-    cache = { raw: rawValue(), list };
-    listeners.forEach((l) => l());
+    void loadReader().then((r) => {
+      const list = r.recordRecentlyViewed(safeLocalStorage(), product);
+      cache = { raw: rawValue(), list };
+      listeners.forEach((l) => l());
+    });
   }, []);
 }

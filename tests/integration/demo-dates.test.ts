@@ -5,36 +5,29 @@
  * placed on or after `today`, and the analytics' default ranges (the last 30 and 90 days) are full.
  * Seeds without `today` keep BASE_DATE (tests/integration/demo-data.test.ts).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDemoData } from "../../prisma/demo/generate";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { demoShiftDays } from "../../prisma/demo/shift-dates";
 import { orderAnalytics } from "~/services/orders/analytics.server";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createDemoDatabase, DEMO_SEEDS, type DemoDatabase } from "../helpers/demo-template";
 
 const DAY = 86_400_000;
 // 106 days after BASE_DATE (2026-11-01): far enough that no unshifted demo order is in the last 90 days.
-const TODAY = "2027-02-15";
+// The seed's store zone (America/New_York) moves only the stats' days, not the orders checked here.
+const TODAY = DEMO_SEEDS.fixedPresent.today;
 const NOW = new Date(`${TODAY}T10:00:00Z`);
 
-let database: TestDatabase;
+let demo: DemoDatabase;
 let db: PrismaClient;
-let uploadsDir: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-dates-"));
-  await seedDemoData(db, { uploadsDir, today: TODAY });
+  demo = await createDemoDatabase(DEMO_SEEDS.fixedPresent);
+  db = demo.database.db;
 }, 240_000);
 
 afterAll(async () => {
-  await database?.close();
-  if (uploadsDir) fs.rmSync(uploadsDir, { recursive: true, force: true });
+  await demo?.close();
 });
 
 describe("demo dates moved to the present", () => {

@@ -5,32 +5,25 @@
  * within the budget, totals equal to their days; other ads have none; seeding the metrics again
  * changes nothing.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { DEMO_METRICS_DAYS, seedDemoAdMetrics } from "../../prisma/demo/product-ad-metrics";
 import { addDays } from "~/lib/store-time-zone";
 import { liveIntervalsOf } from "~/services/product-ads/metrics.server";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createDemoDatabase, DEMO_SEEDS, type DemoDatabase } from "../helpers/demo-template";
 
-const TODAY = new Date().toISOString().slice(0, 10);
-let database: TestDatabase;
+const SEED = DEMO_SEEDS.endsYesterday();
+const TODAY = SEED.today;
+let demo: DemoDatabase;
 let db: PrismaClient;
-let uploadsDir: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-metrics-demo-"));
-  await seedDemoData(db, { uploadsDir, today: TODAY, timeZone: "UTC" });
+  demo = await createDemoDatabase(SEED);
+  db = demo.database.db;
 }, 300_000);
 
 afterAll(async () => {
-  await database?.close();
-  if (uploadsDir) fs.rmSync(uploadsDir, { recursive: true, force: true });
+  await demo?.close();
 });
 
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
@@ -63,7 +56,7 @@ describe("the demo's ad metrics", () => {
 
   it("seeding the metrics again stores the same days once", async () => {
     const before = await db.productAdMetricDaily.findMany({ orderBy: [{ ad_id: "asc" }, { date: "asc" }], omit: { synced_at: true } });
-    const r = await seedDemoAdMetrics(db, { today: TODAY, timeZone: "UTC" });
+    const r = await seedDemoAdMetrics(db, { today: TODAY, timeZone: SEED.timeZone });
     expect(r?.failed).toEqual([]);
     const after = await db.productAdMetricDaily.findMany({ orderBy: [{ ad_id: "asc" }, { date: "asc" }], omit: { synced_at: true } });
     expect(after).toEqual(before);

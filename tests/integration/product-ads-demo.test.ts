@@ -7,33 +7,27 @@
  * creatives from the products' own images; every date in the past. Seeding again writes the same
  * rows; a database seeded before the ads existed gets them once.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../prisma/demo/seed-demo.server";
 import { DEMO_AD_FEATURES, DEMO_AD_IDS_TO_SYNC, ensureProductAdsDemo, seedProductAdsDemo } from "../../prisma/demo/product-ads";
 import { AdRequestDetailSchema } from "~/contract/product-ad-requests";
 import { getAdRequest } from "~/services/product-ads/requests.server";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createDemoDatabase, DEMO_SEEDS, type DemoDatabase } from "../helpers/demo-template";
 
-const TODAY = new Date().toISOString().slice(0, 10);
+// The seed's stats zone (UTC) does not touch the ads; the same seed as the ad metrics' test.
+const SEED = DEMO_SEEDS.endsYesterday();
+const TODAY = SEED.today;
 const STATUSES = ["PENDING", "COMPLETED", "FEEDBACK_PENDING", "APPROVED", "LIVE", "INACTIVE"] as const;
-let database: TestDatabase;
+let demo: DemoDatabase;
 let db: PrismaClient;
-let uploadsDir: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "ads-demo-"));
-  await seedDemoData(db, { uploadsDir, today: TODAY });
+  demo = await createDemoDatabase(SEED);
+  db = demo.database.db;
 }, 300_000);
 
 afterAll(async () => {
-  await database?.close();
-  if (uploadsDir) fs.rmSync(uploadsDir, { recursive: true, force: true });
+  await demo?.close();
 });
 
 async function snapshot() {

@@ -8,32 +8,24 @@
  * the stats' of their month. The stats equal a rebuild from the events; a database seeded before
  * they existed gets them at its next start.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureVendorStats, seedDemoData, seedDemoDataIfEmpty } from "../../prisma/demo/seed-demo.server";
+import { ensureVendorStats, seedDemoDataIfEmpty } from "../../prisma/demo/seed-demo.server";
 import { rebuildProductDailyStats } from "~/services/vendor-stats/daily-stats.server";
 import { addDays } from "~/lib/store-time-zone";
-import { createTestDatabase, type TestDatabase } from "../helpers/db";
+import { createDemoDatabase, DEMO_SEEDS, type DemoDatabase } from "../helpers/demo-template";
 
-const TODAY = "2027-02-15";
-const ZONE = "America/New_York";
-let database: TestDatabase;
+const { today: TODAY, timeZone: ZONE } = DEMO_SEEDS.fixedPresent;
+let demo: DemoDatabase;
 let db: PrismaClient;
-let uploadsDir: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-demo-"));
-  await seedDemoData(db, { uploadsDir, today: TODAY, timeZone: ZONE });
+  demo = await createDemoDatabase(DEMO_SEEDS.fixedPresent);
+  db = demo.database.db;
 }, 300_000);
 
 afterAll(async () => {
-  await database?.close();
-  if (uploadsDir) fs.rmSync(uploadsDir, { recursive: true, force: true });
+  await demo?.close();
 });
 
 /** The store-zone month (YYYY-MM) a period starts in. */
@@ -135,7 +127,7 @@ describe("the vendor portal's demo", () => {
     const payouts = await db.vendorPayout.count();
     await db.$executeRaw`DELETE FROM product_daily_stats`;
     await db.$executeRaw`DELETE FROM vendor_payouts`;
-    const report = await seedDemoDataIfEmpty(db, { uploadsDir, today: TODAY, timeZone: ZONE });
+    const report = await seedDemoDataIfEmpty(db, { uploadsDir: demo.uploadsDir, today: TODAY, timeZone: ZONE });
     expect(report.created).toBe(false);
     expect(await snapshot()).toEqual(before);
     expect(await db.vendorPayout.count()).toBe(payouts);

@@ -148,12 +148,12 @@ export default function AdFeaturesPage() {
                     </div>
                   </ResponsiveCell>
                   <ResponsiveCell>{FEATURE_KIND_LABEL[f.kind]}</ResponsiveCell>
-                  <ResponsiveCell label="Price">
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {f.price === null ? "Included" : moneyText({ amount: f.price, currencyCode: f.currencyCode })}
                     </Text>
                   </ResponsiveCell>
-                  <ResponsiveCell label="Order">
+                  <ResponsiveCell>
                     <Text as="span" alignment="end" numeric>
                       {f.sort_order}
                     </Text>

@@ -125,12 +125,12 @@ export default function AdRequestsPage() {
                         </Text>
                       </div>
                     </ResponsiveCell>
-                    <ResponsiveCell label="Budget / day">
+                    <ResponsiveCell>
                       <Text as="span" alignment="end" numeric>
                         {r.daily_budget === null ? "—" : moneyText({ amount: r.daily_budget, currencyCode: r.currencyCode })}
                       </Text>
                     </ResponsiveCell>
-                    <ResponsiveCell label="Ads">
+                    <ResponsiveCell>
                       <Text as="span" alignment="end" numeric>
                         {r.adsCount}
                       </Text>

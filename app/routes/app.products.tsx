@@ -228,7 +228,7 @@ function ProductsList() {
               }
             >
               {list.products.map((p, i) => (
-                <ResponsiveRow id={p.id} key={p.id} position={i}>
+                <ResponsiveRow id={p.id} key={p.id} position={i} titleCells={2}>
                   <ResponsiveCell>
                     <Thumbnail size="small" source={thumbnailUrl(p.image?.url)} alt={p.image?.altText ?? p.title} />
                   </ResponsiveCell>
@@ -248,7 +248,7 @@ function ProductsList() {
                       {p.publishedAt && Date.parse(p.publishedAt) > Date.now() ? <Badge tone="attention">Scheduled</Badge> : null}
                     </InlineStack>
                   </ResponsiveCell>
-                  <ResponsiveCell>
+                  <ResponsiveCell label="Companion">
                     {p.companion ? (
                       <InlineStack gap="100">
                         <Badge tone={companionTone(p.companion.status)}>{COMPANION_LABEL[p.companion.status]}</Badge>

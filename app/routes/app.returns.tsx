@@ -268,7 +268,7 @@ export default function ReturnsPage() {
                     <ResponsiveCell label="Tracking" hideWhenCondensed={!r.tracking_number}>
                       {r.tracking_number ? <Tracking company={r.tracking_company} number={r.tracking_number} /> : "—"}
                     </ResponsiveCell>
-                    <ResponsiveCell label="Refund">
+                    <ResponsiveCell>
                       <Text as="span" alignment="end" numeric>
                         {money(r.refund)}
                       </Text>

@@ -5,32 +5,51 @@
  * than the screen with the actions out of reach. On wider screens it is the ordinary table, so a
  * page swaps IndexTable, IndexTable.Row and IndexTable.Cell for these three and keeps its cells.
  */
-import { Box, BlockStack, IndexTable, Text, useBreakpoints, type IndexTableProps, type IndexTableRowProps } from "@shopify/polaris";
+import { Box, BlockStack, IndexTable, InlineStack, Text, useBreakpoints, type IndexTableProps, type IndexTableRowProps } from "@shopify/polaris";
 import { Children, createContext, useContext, type ComponentProps, type CSSProperties } from "react";
 
-const Condensed = createContext(false);
+type Heading = IndexTableProps["headings"][number];
+
+/** Null when the table is not stacked; otherwise its headings (the labels of stacked numbers). */
+const Condensed = createContext<Heading[] | null>(null);
+/** The heading of the column a stacked cell came from. */
+const CellHeading = createContext<Heading | undefined>(undefined);
 
 export function ResponsiveIndexTable(props: Omit<IndexTableProps, "condensed">) {
   // False on the server and the first client render (no window), then the real width once hydrated.
   const { smDown } = useBreakpoints();
   return (
-    <Condensed.Provider value={smDown}>
+    <Condensed.Provider value={smDown ? props.headings : null}>
       <IndexTable {...props} condensed={smDown} />
     </Condensed.Provider>
   );
 }
 
-export function ResponsiveRow({ children, ...props }: IndexTableRowProps) {
-  const condensed = useContext(Condensed);
-  if (!condensed) return <IndexTable.Row {...props}>{children}</IndexTable.Row>;
-  const [title, ...rest] = Children.toArray(children);
+type RowProps = IndexTableRowProps & {
+  /** How many leading cells make the stacked row's title line (2: a thumbnail column, then the title). */
+  titleCells?: number;
+};
+
+export function ResponsiveRow({ children, titleCells = 1, ...props }: RowProps) {
+  const headings = useContext(Condensed);
+  if (!headings) return <IndexTable.Row {...props}>{children}</IndexTable.Row>;
+  const cells = Children.toArray(children);
+  // A cell left out conditionally shifts the columns: then no heading is trusted as a label.
+  const labelled = cells.length === headings.length;
+  const stacked = cells.map((cell, i) => (
+    <CellHeading.Provider key={i} value={labelled ? headings[i] : undefined}>
+      {cell}
+    </CellHeading.Provider>
+  ));
   return (
     <IndexTable.Row {...props}>
       <Box padding="300">
         <BlockStack gap="150">
-          {title}
+          <InlineStack gap="300" blockAlign="center" wrap={false}>
+            {stacked.slice(0, titleCells)}
+          </InlineStack>
           {/* Wrapping, not one line: the secondary data and the actions stay inside the screen. */}
-          <div style={{ display: "flex", flexWrap: "wrap", alignItems: "center", columnGap: "var(--p-space-300)", rowGap: "var(--p-space-150)", minWidth: 0 }}>{rest}</div>
+          <div style={{ display: "flex", flexWrap: "wrap", alignItems: "center", columnGap: "var(--p-space-300)", rowGap: "var(--p-space-150)", minWidth: 0 }}>{stacked.slice(titleCells)}</div>
         </BlockStack>
       </Box>
     </IndexTable.Row>
@@ -38,28 +57,30 @@ export function ResponsiveRow({ children, ...props }: IndexTableRowProps) {
 }
 
 type CellProps = ComponentProps<typeof IndexTable.Cell> & {
-  /** Shown before the value in the stacked layout, where no column heading names it (e.g. "Refund"). */
+  /**
+   * Shown before the value in the stacked layout. By default a number column's heading (one aligned
+   * to the end): a bare "12" under a row says nothing, while badges and names speak for themselves.
+   */
   label?: string;
   /** Left out of the stacked layout (a value the title line already carries, an empty "—"). */
   hideWhenCondensed?: boolean;
 };
 
 export function ResponsiveCell({ children, label, hideWhenCondensed, ...props }: CellProps) {
-  const condensed = useContext(Condensed);
+  const condensed = useContext(Condensed) !== null;
+  const heading = useContext(CellHeading);
   if (!condensed) return <IndexTable.Cell {...props}>{children}</IndexTable.Cell>;
   if (hideWhenCondensed) return null;
+  const shownLabel = label ?? (heading?.alignment === "end" && heading.title ? heading.title : undefined);
   const style: CSSProperties = { minWidth: 0, maxWidth: "100%", overflowWrap: "anywhere" };
-  if (!label) return <div style={style}>{children}</div>;
+  if (!shownLabel) return <div style={style}>{children}</div>;
   // The label on the value's line (numbers are block-level, end-aligned Text in the table's cells).
   return (
     <div style={{ ...style, display: "flex", alignItems: "baseline", gap: "var(--p-space-100)" }}>
       <Text as="span" variant="bodySm" tone="subdued">
-        {label}:
+        {shownLabel}:
       </Text>
       {children}
     </div>
   );
 }
-
-/** Whether the surrounding ResponsiveIndexTable is stacked (a cell that lays itself out differently on a phone). */
-export const useCondensedTable = () => useContext(Condensed);

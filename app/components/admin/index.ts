@@ -19,5 +19,5 @@ export { GENDER_LABEL, GENDER_OPTIONS, PublicationBadge, chartLabel } from "./la
 export { LinkedTitle, RowLink, ROW_LINK_STYLE, StopRowClick, type LinkedTitleProps, type RowLinkProps } from "./LinkedTitle";
 export { ListOrDetail, revalidateOnDetailChange } from "./ListOrDetail";
 export { PageChartSection, PagedFooter, type PagedFooterProps } from "./PagedList";
-export { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow, useCondensedTable } from "./ResponsiveIndexTable";
+export { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "./ResponsiveIndexTable";
 export { OrderHeader, SortableProducts, useOrderDraft, usePickerSearch, type OrderHeaderProps, type SortableProductsProps } from "./OrderedProducts";

@@ -1,12 +1,15 @@
 /**
  * The building blocks of the account pages reached from the sign-in flow (sign in, sign up, forgot
  * and reset password, the emailed links): a narrow page titled by its one heading, the card that
- * holds a form or its outcome, a state message for a link that cannot be used, the form's error
- * alert and its submit button that says what it is doing. One place for them keeps the pages'
+ * holds a form or its outcome, a state message for a link that cannot be used, the email and
+ * new-password fields, the form's error alert and its submit button that says what it is doing. One place for them keeps the pages'
  * markup, landmarks and test ids alike.
  */
-import type { FormEvent, ReactNode } from "react";
+import { useId, type FormEvent, type ReactNode } from "react";
 import { errorMessage } from "../lib/api";
+import { PASSWORD_MAX_LENGTH } from "../lib/password-rules";
+import { TextField } from "./Field";
+import { PasswordRules } from "./PasswordRules";
 
 interface TitledProps {
   /** The h1's id: the page's section is labelled by it. */
@@ -93,5 +96,69 @@ export function SubmitButton({ pending, pendingLabel, testId, children }: { pend
     <button type="submit" className="button button--block" disabled={pending} data-testid={testId}>
       {pending ? pendingLabel : children}
     </button>
+  );
+}
+
+/** The account's email address. */
+export function EmailField({ value, onChange, testId }: { value: string; onChange: (value: string) => void; testId?: string }) {
+  return (
+    <TextField
+      label="Email"
+      type="email"
+      name="email"
+      autoComplete="email"
+      required
+      maxLength={254}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      data-testid={testId}
+    />
+  );
+}
+
+/** A new password under the registration's rules, listed below it as they are met (checked against the account's email). */
+export function NewPasswordField({
+  label,
+  show,
+  value,
+  onChange,
+  email,
+  testId,
+}: {
+  label: string;
+  show: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  email: string;
+  testId: string;
+}) {
+  const rulesId = useId();
+  return (
+    <>
+      <TextField
+        label={label}
+        type={show ? "text" : "password"}
+        name="new-password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        maxLength={PASSWORD_MAX_LENGTH}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={rulesId}
+        data-testid={testId}
+      />
+      <PasswordRules id={rulesId} password={value} email={email} />
+    </>
+  );
+}
+
+/** Shows the typed password(s) in clear text. */
+export function ShowPasswordToggle({ show, onChange, label }: { show: boolean; onChange: (show: boolean) => void; label: string }) {
+  return (
+    <label className="auth-card__show">
+      <input type="checkbox" checked={show} onChange={(e) => onChange(e.target.checked)} />
+      {` ${label}`}
+    </label>
   );
 }

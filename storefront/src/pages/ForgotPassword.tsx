@@ -7,8 +7,7 @@ import { useMutation } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router-dom";
 import { errorMessage, useApi } from "../lib/api";
 import { useDocumentTitle } from "../lib/use-document-title";
-import { AuthCard, FormError, SubmitButton } from "../components/AuthCard";
-import { TextField } from "../components/Field";
+import { AuthCard, EmailField, FormError, SubmitButton } from "../components/AuthCard";
 import "../auth.css";
 
 export function ForgotPassword() {
@@ -45,17 +44,7 @@ export function ForgotPassword() {
   return (
     <AuthCard headingId="forgot-heading" title="Reset your password" testId="forgot-form" onSubmit={onSubmit}>
       <p className="auth-card__text">Enter the email address of your account. We will email you a link to choose a new password.</p>
-      <TextField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        maxLength={254}
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        data-testid="forgot-email"
-      />
+      <EmailField value={email} onChange={setEmail} testId="forgot-email" />
       {request.isError && <FormError testId="forgot-error">{errorMessage(request.error, "The link could not be sent. Please try again.")}</FormError>}
       <SubmitButton pending={request.isPending} pendingLabel="Sending…" testId="forgot-submit">
         Email me a link

@@ -5,7 +5,7 @@ import { useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
 import { errorMessage } from "../lib/api";
 import { useDocumentTitle } from "../lib/use-document-title";
-import { AuthCard, FormError, SubmitButton } from "../components/AuthCard";
+import { AuthCard, EmailField, FormError, SubmitButton } from "../components/AuthCard";
 import { TextField } from "../components/Field";
 import "../auth.css";
 
@@ -51,7 +51,7 @@ export function Login() {
   return (
     <AuthCard headingId="login-heading" title="Sign in" onSubmit={onSubmit}>
       <p className="auth-card__text">Welcome back. Sign in to see your saved products, try-ons and orders.</p>
-      <TextField label="Email" type="email" name="email" autoComplete="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
+      <EmailField value={email} onChange={setEmail} />
       <TextField
         label="Password"
         type="password"

@@ -4,7 +4,7 @@
  * (the registration's rules, typed twice). Setting it signs the account out everywhere, this
  * browser too when it was signed in as that account: the shopper signs in with the new password.
  */
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, useSearchParams } from "react-router-dom";
 import { ApiClientError } from "~/client";
@@ -13,9 +13,8 @@ import { PASSWORD_MAX_LENGTH, passwordProblem, passwordResetKey } from "../lib/p
 import { useSession } from "../lib/session";
 import { useDocumentTitle } from "../lib/use-document-title";
 import { Spinner } from "../components/FeedStatus";
-import { AuthCard, AuthRetryState, AuthState, FormError, SubmitButton } from "../components/AuthCard";
+import { AuthCard, AuthRetryState, AuthState, FormError, NewPasswordField, ShowPasswordToggle, SubmitButton } from "../components/AuthCard";
 import { TextField } from "../components/Field";
-import { PasswordRules } from "../components/PasswordRules";
 import "../auth.css";
 
 const isLinkRefusal = (e: unknown) => e instanceof ApiClientError && (e.status === 404 || e.status === 409 || e.status === 422);
@@ -35,7 +34,6 @@ export function ResetPassword() {
   const { user, signOut } = useSession();
   const [params] = useSearchParams();
   const token = (params.get("token") ?? "").trim();
-  const rulesId = useId();
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [show, setShow] = useState(false);
@@ -98,20 +96,7 @@ export function ResetPassword() {
       </p>
       {/* For password managers: the account the new password belongs to. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <TextField
-        label="New password"
-        type={show ? "text" : "password"}
-        name="new-password"
-        autoComplete="new-password"
-        required
-        minLength={8}
-        maxLength={PASSWORD_MAX_LENGTH}
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        aria-describedby={rulesId}
-        data-testid="reset-password"
-      />
-      <PasswordRules id={rulesId} password={password} email={email} />
+      <NewPasswordField label="New password" show={show} value={password} onChange={setPassword} email={email} testId="reset-password" />
       <TextField
         label="Type it again"
         type={show ? "text" : "password"}
@@ -123,9 +108,7 @@ export function ResetPassword() {
         onChange={(e) => setConfirm(e.target.value)}
         data-testid="reset-confirm"
       />
-      <label className="auth-card__show">
-        <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show passwords
-      </label>
+      <ShowPasswordToggle show={show} onChange={setShow} label="Show passwords" />
       {(problem || reset.isError) && (
         <FormError testId="reset-form-error">
           {problem ?? errorMessage(reset.error, "Your password could not be changed. Please try again.")}

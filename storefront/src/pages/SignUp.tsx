@@ -5,18 +5,17 @@
  * address, a common password) is shown as it says it. Afterwards the shopper is asked to confirm
  * the address with the emailed link (Resend from here or the account page).
  */
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { ApiClientError } from "~/client";
 import { errorMessage } from "../lib/api";
 import { useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
-import { PASSWORD_MAX_LENGTH, passwordProblem } from "../lib/password-rules";
+import { passwordProblem } from "../lib/password-rules";
 import { useSession } from "../lib/session";
 import { useDocumentTitle } from "../lib/use-document-title";
-import { AuthCard, FormError, SubmitButton } from "../components/AuthCard";
+import { AuthCard, EmailField, FormError, NewPasswordField, ShowPasswordToggle, SubmitButton } from "../components/AuthCard";
 import { TextField } from "../components/Field";
-import { PasswordRules } from "../components/PasswordRules";
 import { VerifyEmailNotice } from "../components/VerifyEmailNotice";
 import "../auth.css";
 
@@ -24,7 +23,6 @@ export function SignUp() {
   const { user, signedIn, signUp, signingUp } = useSession();
   const { gender } = useGender();
   const [params] = useSearchParams();
-  const rulesId = useId();
   const [email, setEmail] = useState(params.get("email") ?? "");
   const [firstName, setFirstName] = useState("");
   const [lastName, setLastName] = useState("");
@@ -84,38 +82,13 @@ export function SignUp() {
   return (
     <AuthCard headingId="signup-heading" title="Create an account" testId="signup-form" onSubmit={onSubmit}>
       <p className="auth-card__text">Keep your saved products, follows, try-ons and orders on every device. What you saved as a guest comes with you.</p>
-      <TextField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        maxLength={254}
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        data-testid="signup-email"
-      />
+      <EmailField value={email} onChange={setEmail} testId="signup-email" />
       <div className="auth-card__row">
         <TextField label="First name (optional)" name="given-name" autoComplete="given-name" maxLength={100} value={firstName} onChange={(e) => setFirstName(e.target.value)} />
         <TextField label="Last name (optional)" name="family-name" autoComplete="family-name" maxLength={100} value={lastName} onChange={(e) => setLastName(e.target.value)} />
       </div>
-      <TextField
-        label="Password"
-        type={show ? "text" : "password"}
-        name="new-password"
-        autoComplete="new-password"
-        required
-        minLength={8}
-        maxLength={PASSWORD_MAX_LENGTH}
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        aria-describedby={rulesId}
-        data-testid="signup-password"
-      />
-      <PasswordRules id={rulesId} password={password} email={email} />
-      <label className="auth-card__show">
-        <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show password
-      </label>
+      <NewPasswordField label="Password" show={show} value={password} onChange={setPassword} email={email} testId="signup-password" />
+      <ShowPasswordToggle show={show} onChange={setShow} label="Show password" />
       {error && (
         <FormError testId="signup-error">
           {error.message}

@@ -163,12 +163,13 @@ describe("a returning shopper", () => {
     expect(html).toMatch(/<link rel="preload" as="image" fetchpriority="high"[^>]+imagesizes="\(max-width: 767\.98px\) calc\(100vw - 32px\), min\(50vw, 720px\)"/);
   });
 
-  it("a store page carries the store and its first products", async () => {
+  it("a store page carries the store, its reviews summary and its first products", async () => {
     const shopper = await app.createUser({});
     const store = await app.database.db.store.findFirstOrThrow({ orderBy: { name: "asc" } });
     const { responses } = await page(`/stores/${store.id}/${store.handle}`, { ...NAVIGATION, cookie: `${SESSION_COOKIE}=${shopper.token}` });
     const api = replayClient(responses);
     expect((await api.storesGetById({ params: { id: store.id } })).id).toBe(store.id);
+    await api.reviewsStoreSummary({ params: { id: store.id } });
     const first = await api.storesProducts({ params: { id: store.id }, query: { skip: 0, take: STORE_PAGE_PRODUCTS } });
     expect(first.products.length).toBeGreaterThan(0);
   });

@@ -5,8 +5,8 @@
  * (another gender kept in the tab, a different screen size), the page simply asks the network.
  *
  * Only the calls on the way to the first picture: the home feed's first page, a search's first
- * page, a product with its store, a store with its first products, and the cart and session
- * every page shows.
+ * page, a product with its store, a store with its reviews summary and first products, and the
+ * cart and session every page shows.
  */
 import type { ApiClient } from "~/client";
 import type { ProductCard, ProductDetail, User } from "~/contract";
@@ -91,7 +91,8 @@ export async function prefetchPage(api: ApiClient, url: URL, ctx: PrefetchContex
       return productMainImage(p, readVariantParam(url.search));
     });
   } else {
-    const storeCall = settled(api.storesGetById({ params: { id: target.id } }));
+    // The reviews summary sits above the products: answered with the store, it does not push them down.
+    const storeCall = Promise.all([settled(api.storesGetById({ params: { id: target.id } })), settled(api.reviewsStoreSummary({ params: { id: target.id } }))]);
     main = settled(api.storesProducts({ params: { id: target.id }, query: { skip: 0, take: STORE_PAGE_PRODUCTS, target_gender: targetGenderParam(gender) } })).then(
       async (r) => {
         await storeCall;

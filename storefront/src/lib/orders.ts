@@ -3,6 +3,7 @@
  */
 import { gidTail } from "~/lib/gid";
 import type { OrderDetail, OrderSummary, ReturnEntry, NotificationRequest } from "~/contract";
+import { dateTimeFormat } from "./intl-format";
 
 export const ORDERS_PATH = "/account/orders";
 export const RETURNS_PATH = "/account/returns";
@@ -88,7 +89,7 @@ export function formatDate(iso: string | null | undefined, locale?: string): str
   if (!iso) return "";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  return new Intl.DateTimeFormat(locale ?? "en-GB", { day: "numeric", month: "short", year: "numeric" }).format(d);
+  return dateTimeFormat(locale ?? "en-GB", { day: "numeric", month: "short", year: "numeric" }).format(d);
 }
 
 /** Whether a back-in-stock request covers this variant (a product-wide request covers them all). */

@@ -5,6 +5,7 @@ import type { ProductCard } from "~/contract";
 import type { Gender } from "./gender-routing";
 import { targetGenderParam } from "./gender-preference";
 import { CARD_MAX_SWATCHES, HOME_GRID_PAGE_SIZE } from "./constants";
+import { numberFormat } from "./intl-format";
 
 export interface ProductListQuery {
   limit: number;
@@ -39,7 +40,7 @@ export function formatMoney(amount: string, currencyCode: string, locale?: strin
   const n = Number(amount);
   if (!Number.isFinite(n)) return `${amount} ${currencyCode}`.trim();
   try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency: currencyCode }).format(n);
+    return numberFormat(locale, { style: "currency", currency: currencyCode }).format(n);
   } catch {
     return `${n.toFixed(2)} ${currencyCode}`;
   }

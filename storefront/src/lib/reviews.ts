@@ -5,6 +5,7 @@
 import type { RatingSummary } from "~/contract";
 import { REVIEW_MAX_IMAGES } from "~/contract/reviews";
 import { validatePhotoFile, type FileLike } from "./photo";
+import { dateTimeFormat } from "./intl-format";
 
 /** Reviews shown at first and added by "More reviews". */
 export const REVIEWS_PAGE = 5;
@@ -48,7 +49,7 @@ export const starsLabel = (n: number) => `${n} star${n === 1 ? "" : "s"}`;
 
 export function formatReviewDate(iso: string, locale = "en-GB"): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric" }).format(d);
+  return Number.isNaN(d.getTime()) ? "" : dateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric" }).format(d);
 }
 
 /** Why these photos cannot be added to a review that already has `current`, or null. */

@@ -7,18 +7,14 @@
  * and an unknown gender is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderToString } from "react-dom/server";
-import { MemoryRouter, Route, Routes } from "react-router-dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { Route } from "react-router-dom";
+import { QueryClient } from "@tanstack/react-query";
 import { ApiClientError, createApiClient, type ApiClient } from "~/client";
 import type { TargetGender } from "~/contract";
 import { handleApiRequest } from "../../app/api/index.server";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createStoreProducts, productGid as gid, type StoreProduct } from "../helpers/store-products";
-import { failingApi, shopper } from "../helpers/storefront-render";
-import { ApiContext } from "../../storefront/src/lib/api";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../storefront/src/lib/session";
-import { GenderProvider } from "../../storefront/src/lib/gender";
+import { renderRoutes } from "../helpers/storefront-render";
 import { followingKey, primeToggles } from "../../storefront/src/lib/saved";
 import { Stores } from "../../storefront/src/pages/Stores";
 import {
@@ -86,24 +82,7 @@ async function readAll(api: ApiClient, gender: TargetGender) {
 }
 
 function renderStores(path: string, seed: (qc: QueryClient) => void): string {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: Infinity } } });
-  qc.setQueryData(SESSION_QUERY_KEY, shopper());
-  seed(qc);
-  return renderToString(
-    <QueryClientProvider client={qc}>
-      <ApiContext.Provider value={failingApi}>
-        <MemoryRouter initialEntries={[path]}>
-          <SessionProvider>
-            <GenderProvider>
-              <Routes>
-                <Route path="/mens/stores" element={<Stores />} />
-              </Routes>
-            </GenderProvider>
-          </SessionProvider>
-        </MemoryRouter>
-      </ApiContext.Provider>
-    </QueryClientProvider>,
-  );
+  return renderRoutes(path, <Route path="/mens/stores" element={<Stores />} />, seed);
 }
 
 describe("stores page through the client library", () => {

@@ -6,15 +6,11 @@
  * own route (the App's routes may load pages lazily).
  */
 import type { ReactElement } from "react";
-import { renderToString } from "react-dom/server";
-import { MemoryRouter, Route, Routes } from "react-router-dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { Route } from "react-router-dom";
+import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import type { OrderDetail as Order, User } from "~/contract";
-import { failingApi, shopper } from "../../helpers/storefront-render";
-import { ApiContext } from "../../../storefront/src/lib/api";
-import { GenderProvider } from "../../../storefront/src/lib/gender";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
+import { shopper, renderRoutes } from "../../helpers/storefront-render";
 import { passwordProblem, passwordResetKey, passwordRuleStates } from "../../../storefront/src/lib/password-rules";
 import { orderKey } from "../../../storefront/src/lib/orders";
 import { USER_TRYONS_LIST_KEY } from "../../../storefront/src/lib/saved-tryons";
@@ -31,26 +27,7 @@ import { apiError, seedError, text } from "./account-pages.fixtures";
 const guest = shopper({ auth_provider: "guest", email: null, email_verified_at: null });
 
 function render(path: string, route: string, element: ReactElement, seed: (qc: QueryClient) => void = () => undefined, user: User | null = guest): string {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: Infinity } } });
-  qc.setQueryData(SESSION_QUERY_KEY, user);
-  seed(qc);
-  return text(
-    renderToString(
-      <QueryClientProvider client={qc}>
-        <ApiContext.Provider value={failingApi}>
-          <MemoryRouter initialEntries={[path]}>
-            <SessionProvider>
-              <GenderProvider>
-                <Routes>
-                  <Route path={route} element={element} />
-                </Routes>
-              </GenderProvider>
-            </SessionProvider>
-          </MemoryRouter>
-        </ApiContext.Provider>
-      </QueryClientProvider>,
-    ),
-  );
+  return text(renderRoutes(path, <Route path={route} element={element} />, seed, user));
 }
 
 const TOKEN = "r3S3t-abc_123";

@@ -5,15 +5,11 @@
  * and error states. Effects do not run; the API client fails if called.
  */
 import { describe, expect, it } from "vitest";
-import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router-dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClient } from "@tanstack/react-query";
 import type { NotificationRequest, UpcomingDrop, User } from "~/contract";
 import { ApiClientError } from "~/client";
-import { ApiContext } from "../../../storefront/src/lib/api";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
 import { Drops, MY_DROP_REQUESTS_KEY, UPCOMING_DROPS_KEY, formatDropWhen } from "../../../storefront/src/pages/Drops";
-import { failingApi } from "../../helpers/storefront-render";
+import { renderWithSession } from "../../helpers/storefront-render";
 import { shopper } from "../../helpers/storefront-user";
 
 const aurora: UpcomingDrop = {
@@ -28,20 +24,7 @@ const borealis: UpcomingDrop = { id: "d2", name: "Borealis", teaser: null, image
 const guest = shopper({ auth_provider: "guest", email: null });
 
 function render(user: User | null, seed: (qc: QueryClient) => void) {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: Infinity } } });
-  qc.setQueryData(SESSION_QUERY_KEY, user);
-  seed(qc);
-  return renderToString(
-    <QueryClientProvider client={qc}>
-      <ApiContext.Provider value={failingApi}>
-        <MemoryRouter initialEntries={["/drops"]}>
-          <SessionProvider>
-            <Drops />
-          </SessionProvider>
-        </MemoryRouter>
-      </ApiContext.Provider>
-    </QueryClientProvider>,
-  );
+  return renderWithSession("/drops", <Drops />, seed, user);
 }
 const withDrops = (drops: UpcomingDrop[], mine?: NotificationRequest[]) => (qc: QueryClient) => {
   qc.setQueryData(UPCOMING_DROPS_KEY, { drops });

@@ -6,14 +6,10 @@
  * (Saved and Sign in, not Account) and the Menu button that stands in for the nav on a phone.
  */
 import { describe, expect, it } from "vitest";
-import { renderToString } from "react-dom/server";
-import { MemoryRouter, Route, Routes } from "react-router-dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { Route } from "react-router-dom";
+import { QueryClient } from "@tanstack/react-query";
 import type { ProductCard, Store, User } from "~/contract";
-import { failingApi, shopper } from "../../helpers/storefront-render";
-import { ApiContext } from "../../../storefront/src/lib/api";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
-import { GenderProvider } from "../../../storefront/src/lib/gender";
+import { shopper, renderRoutes } from "../../helpers/storefront-render";
 import { Layout } from "../../../storefront/src/components/Layout";
 import { Stores } from "../../../storefront/src/pages/Stores";
 import { Following } from "../../../storefront/src/pages/Following";
@@ -74,28 +70,16 @@ const guest = (): User => shopper({ auth_provider: "guest", email: null, first_n
  * directly, so the render does not wait on App's lazily loaded page chunks.
  */
 function render(path: string, seed: (qc: QueryClient) => void, who: User | null = guest()): string {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: Infinity } } });
-  qc.setQueryData(SESSION_QUERY_KEY, who);
-  seed(qc);
-  return renderToString(
-    <QueryClientProvider client={qc}>
-      <ApiContext.Provider value={failingApi}>
-        <MemoryRouter initialEntries={[path]}>
-          <SessionProvider>
-            <GenderProvider>
-              <Routes>
-                <Route element={<Layout />}>
-                  {["/stores", "/mens/stores", "/womens/stores"].map((p) => (
-                    <Route key={p} path={p} element={<Stores />} />
-                  ))}
-                  <Route path="/following" element={<Following />} />
-                </Route>
-              </Routes>
-            </GenderProvider>
-          </SessionProvider>
-        </MemoryRouter>
-      </ApiContext.Provider>
-    </QueryClientProvider>,
+  return renderRoutes(
+    path,
+    <Route element={<Layout />}>
+      {["/stores", "/mens/stores", "/womens/stores"].map((p) => (
+        <Route key={p} path={p} element={<Stores />} />
+      ))}
+      <Route path="/following" element={<Following />} />
+    </Route>,
+    seed,
+    who,
   );
 }
 const count = (html: string, needle: string) => html.split(needle).length - 1;

@@ -23,6 +23,7 @@ import type { CommercePort } from "~/providers/commerce/port";
 import type { ImageFormat } from "~/client/images";
 import { CARD_IMAGE_WIDTHS, MAIN_IMAGE_WIDTHS } from "../../storefront/src/lib/image-sizes";
 import type { ImageVariants } from "./image-variants.server";
+import { afterProductWrites } from "./commerce-write-hooks.server";
 
 export const IMAGE_PREWARM_QUEUE = "images.prewarm";
 
@@ -84,21 +85,7 @@ const IMAGE_WRITES = ["addProductImage", "setVariantImage"] as const;
  * (createProduct: for the id it answers; the others: their first argument, the product id).
  */
 export function withImagePrewarm(commerce: CommercePort, deps: PrewarmEnqueueDeps): CommercePort {
-  const wrapped: CommercePort = Object.create(commerce) as CommercePort;
-  wrapped.createProduct = async (input) => {
-    const snap = await commerce.createProduct(input);
-    await enqueueProductImagePrewarm(deps, [snap.id]);
-    return snap;
-  };
-  for (const name of IMAGE_WRITES) {
-    const original = commerce[name] as (...args: unknown[]) => Promise<unknown>;
-    (wrapped as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
-      const result = await original.apply(commerce, args);
-      await enqueueProductImagePrewarm(deps, [String(args[0])]);
-      return result;
-    };
-  }
-  return wrapped;
+  return afterProductWrites(commerce, IMAGE_WRITES, (id) => enqueueProductImagePrewarm(deps, [id]));
 }
 
 // ---------------------------------------------------------------------------------------------

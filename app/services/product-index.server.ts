@@ -38,6 +38,7 @@ import { upsertProductEmbeddings } from "~/providers/vector-index/exact.server";
 import { readImageUrl } from "~/lib/image-source.server";
 import { ATTRIBUTES_KIND, syncAttributeVector } from "./similar-products.server";
 import { textEmbedder } from "./search/text-embedding.server";
+import { afterProductWrites } from "./commerce-write-hooks.server";
 
 export const PRODUCT_INDEX_QUEUE = "products.index";
 /** How long a change settles before its product is indexed (bursts of edits coalesce). */
@@ -275,21 +276,7 @@ const PRODUCT_WRITES = [
  * (createProduct: for the id it answers; the others: their first argument, the product id).
  */
 export function withProductIndexing(commerce: CommercePort, ctx: { queue: JobQueue; log?: Logger }): CommercePort {
-  const wrapped: CommercePort = Object.create(commerce) as CommercePort;
-  wrapped.createProduct = async (input) => {
-    const snap = await commerce.createProduct(input);
-    await enqueueProductIndex(ctx, [snap.id]);
-    return snap;
-  };
-  for (const name of PRODUCT_WRITES) {
-    const original = commerce[name] as (...args: unknown[]) => Promise<unknown>;
-    (wrapped as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
-      const result = await original.apply(commerce, args);
-      await enqueueProductIndex(ctx, [String(args[0])]);
-      return result;
-    };
-  }
-  return wrapped;
+  return afterProductWrites(commerce, PRODUCT_WRITES, (id) => enqueueProductIndex(ctx, [id]));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,36 +4,21 @@
  * which colour they are shown in; without a matched variant the card keeps the product's photo.
  */
 import type { ComponentProps } from "react";
-import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router-dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import type { ProductCard as ProductCardData } from "~/contract";
-import { failingApi, shopper } from "../../helpers/storefront-render";
-import { ApiContext } from "../../../storefront/src/lib/api";
-import { SESSION_QUERY_KEY, SessionProvider } from "../../../storefront/src/lib/session";
+import { renderWithSession } from "../../helpers/storefront-render";
 import { CartProvider } from "../../../storefront/src/lib/cart";
 import { PhotoResults } from "../../../storefront/src/pages/PhotoSearch";
 
 type Step = ComponentProps<typeof PhotoResults>["step"];
 
-function render(step: Step): string {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false, retryOnMount: false, staleTime: Infinity, enabled: false } } });
-  qc.setQueryData(SESSION_QUERY_KEY, shopper());
-  return renderToString(
-    <QueryClientProvider client={qc}>
-      <ApiContext.Provider value={failingApi}>
-        <MemoryRouter initialEntries={["/photo-search"]}>
-          <SessionProvider>
-            <CartProvider>
-              <PhotoResults step={step} onAgain={() => undefined} />
-            </CartProvider>
-          </SessionProvider>
-        </MemoryRouter>
-      </ApiContext.Provider>
-    </QueryClientProvider>,
+const render = (step: Step): string =>
+  renderWithSession(
+    "/photo-search",
+    <CartProvider>
+      <PhotoResults step={step} onAgain={() => undefined} />
+    </CartProvider>,
   );
-}
 
 const card = (n: number, title: string, image: string, over: Partial<ProductCardData> = {}): ProductCardData => ({
   id: `gid://shopify/Product/${n}`,

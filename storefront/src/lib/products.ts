@@ -35,10 +35,57 @@ export function nextCursor(page: { pageInfo: { hasNextPage: boolean; endCursor: 
   return page.pageInfo.hasNextPage && page.pageInfo.endCursor ? page.pageInfo.endCursor : undefined;
 }
 
+/**
+ * Symbols and decimals of the common currencies, as Intl writes them in English ("€49.90",
+ * "CA$1,200.00", "¥4,990"). The first currency Intl.NumberFormat of a page loads the browser's
+ * currency data (tens of milliseconds on a phone, inside the first render of a grid of prices);
+ * these are written without it, exactly as Intl would (tests/unit/storefront-money.test.ts).
+ */
+const CURRENCIES: Record<string, { symbol: string; decimals: number }> = {
+  USD: { symbol: "$", decimals: 2 },
+  EUR: { symbol: "€", decimals: 2 },
+  GBP: { symbol: "£", decimals: 2 },
+  CAD: { symbol: "CA$", decimals: 2 },
+  AUD: { symbol: "A$", decimals: 2 },
+  CNY: { symbol: "CN¥", decimals: 2 },
+  JPY: { symbol: "¥", decimals: 0 },
+};
+
+/**
+ * `|n|` with `decimals` digits, rounded half away from zero on its shortest decimal form (as Intl
+ * rounds: 99.995 → "100.00", where toFixed sees the binary 99.99499… and writes "99.99"); null for
+ * numbers written with an exponent.
+ */
+function roundedDigits(n: number, decimals: number): { whole: string; fraction: string } | null {
+  const text = String(Math.abs(n));
+  if (!/^\d+(\.\d+)?$/.test(text)) return null;
+  const [w, f = ""] = text.split(".");
+  const digits = (w + f.padEnd(decimals + 1, "0").slice(0, decimals)).split("").map(Number);
+  if (Number(f.padEnd(decimals + 1, "0")[decimals]) >= 5) {
+    let i = digits.length - 1;
+    while (i >= 0 && digits[i] === 9) digits[i--] = 0;
+    if (i < 0) digits.unshift(1);
+    else digits[i] += 1;
+  }
+  const all = digits.join("");
+  const whole = (decimals ? all.slice(0, all.length - decimals) : all).replace(/^0+(?=\d)/, "");
+  return { whole, fraction: decimals ? all.slice(all.length - decimals) : "" };
+}
+
+function englishMoney(n: number, c: { symbol: string; decimals: number }): string | null {
+  const r = roundedDigits(n, c.decimals);
+  if (!r) return null;
+  const grouped = r.whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${n < 0 ? "-" : ""}${c.symbol}${grouped}${r.fraction ? `.${r.fraction}` : ""}`;
+}
+
 /** One money amount in its currency, e.g. "€49.90"; falls back to "49.90 XYZ" for an unknown currency. */
 export function formatMoney(amount: string, currencyCode: string, locale?: string): string {
   const n = Number(amount);
   if (!Number.isFinite(n)) return `${amount} ${currencyCode}`.trim();
+  const known = CURRENCIES[currencyCode];
+  const fast = known && (locale === undefined || locale === "en" || locale === "en-US") ? englishMoney(n, known) : null;
+  if (fast !== null) return fast;
   try {
     return numberFormat(locale, { style: "currency", currency: currencyCode }).format(n);
   } catch {

@@ -3,8 +3,8 @@
  * `useRecordRecentlyViewed` and by other tabs (the `storage` event).
  *
  * The stored entries are checked with the contract's card schema (./recently-viewed.ts), which
- * brings zod: it is loaded after the page's first render, not before (the list is never the
- * page's main content), and the list shows once it is there.
+ * brings zod: it is loaded after the page's first render and only when something is stored (the
+ * list is never the page's main content), and the list shows once it is there.
  */
 import { useCallback, useSyncExternalStore } from "react";
 import type { ProductCard } from "~/contract/products";
@@ -46,9 +46,13 @@ function snapshot(): ProductCard[] {
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  void loadReader();
+  // Nothing stored (a first visit): nothing to check, and no zod to load.
+  if (rawValue() !== null) void loadReader();
   const onStorage = (e: StorageEvent) => {
-    if (e.key === null || e.key === RECENTLY_VIEWED_KEY) listener();
+    if (e.key === null || e.key === RECENTLY_VIEWED_KEY) {
+      if (reader) listener();
+      else void loadReader();
+    }
   };
   if (typeof window !== "undefined") window.addEventListener("storage", onStorage);
   return () => {

@@ -32,6 +32,9 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
+/** A product's images in every width and format: a few hundred encodes, slow on a loaded machine. */
+const ENCODING_TIMEOUT_MS = 240_000;
+
 /** Runs every due job (the prewarm's settle delay made due first). */
 async function drainAll() {
   const worker = startWorker(app.ctx, jobHandlers, { autoStart: false });
@@ -94,7 +97,7 @@ describe("images.prewarm", () => {
     const runs = await app.database.db.job.count({ where: { queue: IMAGE_PREWARM_QUEUE, payload: { equals: { productIds: [importJob.product_id!] } } } });
     expect(runs).toBe(1);
     imported = { productId: importJob.product_id!, storeId: stores.menswear.id };
-  });
+  }, ENCODING_TIMEOUT_MS);
 
   it("a catalogue sync: a changed product's images are warmed again (an emptied cache is refilled)", async () => {
     expect(imported).not.toBeNull();
@@ -110,7 +113,7 @@ describe("images.prewarm", () => {
     const [featured] = await app.database.db.productImage.findMany({ where: { product_id: productId }, orderBy: { position: "asc" }, take: 1 });
     expect(cachedVariants(featured.url)).toContain("320.avif");
     expect((await routeAnswer(featured.url, 320, "webp")).cached).toBe(true);
-  });
+  }, ENCODING_TIMEOUT_MS);
 
   it("skips images that are gone or not images (no retry), and ignores URLs that are not ours", async () => {
     await createProduct(app.database.db, { n: 951, title: "Ghost Tee", productType: "T-Shirt", gender: "both", images: 1 });

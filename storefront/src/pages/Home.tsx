@@ -3,11 +3,11 @@
  * address has `?search=` (SPEC §2: the header's search box writes it). Both open products in the
  * product modal (`?product=`).
  */
-import { useEffect } from "react";
 import { useLocation } from "react-router-dom";
 import { useGender } from "../lib/gender";
 import { readSearchTerm } from "../lib/gender-routing";
 import { ProductOpenerProvider, useProductModalRoute } from "../lib/product-opener";
+import { useStaticPageMeta } from "../lib/use-page-meta";
 import { HomeFeed } from "../components/HomeFeed";
 import { RecentlyViewed } from "../components/RecentlyViewed";
 import { ProductModal } from "../components/ProductModalLazy";
@@ -22,9 +22,7 @@ export function Home() {
   const modal = useProductModalRoute();
 
   const heading = search ? `Results for “${search}”` : HEADINGS[gender];
-  useEffect(() => {
-    document.title = `${heading} · Fashion Discovery`;
-  }, [heading]);
+  useStaticPageMeta();
 
   return (
     <ProductOpenerProvider opener={modal.open}>

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import sharp from "sharp";
 import type { Browser, Page, Request } from "playwright-core";
-import { launchBrowser, screenshot, signInShopper } from "../helpers/browser";
+import { launchBrowser, screenshot, signInShopper, withoutEmbeddedAnswers } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -340,6 +340,7 @@ describe("discovery (Chromium, demo data)", () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const p = await ctx.newPage();
+      await withoutEmbeddedAnswers(p);
       let fail = true;
       await p.route("**/api/recommendations/random**", (route) => (fail ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "Recommendations are resting" } }) }) : route.continue()));
       await p.goto(`${base}/`);
@@ -408,6 +409,7 @@ describe("discovery (Chromium, demo data)", () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
       const p = await ctx.newPage();
+      await withoutEmbeddedAnswers(p);
       let fail = true;
       await p.route("**/api/search", (route) =>
         fail ? route.fulfill({ status: 422, contentType: "application/json", body: JSON.stringify({ error: { code: "unprocessable", message: "Search is being tuned, try again" } }) }) : route.continue(),

@@ -212,3 +212,19 @@ export async function failRequestsOnRelease(page: Page, url: string): Promise<()
   });
   return release;
 }
+
+/**
+ * Pages answer without the API answers the server embeds in their HTML (app/lib/storefront-
+ * prefetch.server.ts), so a test that makes an API call fail in the browser sees the page make it.
+ */
+export async function withoutEmbeddedAnswers(page: Page): Promise<void> {
+  await page.route(
+    () => true,
+    async (route) => {
+      if (route.request().resourceType() !== "document") return route.fallback();
+      const res = await route.fetch();
+      const body = (await res.text()).replace(/<script type="application\/json" id="fd-bootstrap">[\s\S]*?<\/script>/, "");
+      await route.fulfill({ response: res, body });
+    },
+  );
+}

@@ -3,6 +3,8 @@ import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { useSession } from "../lib/session";
 import { useGender } from "../lib/gender";
 import { homePathFor } from "../lib/gender-routing";
+import { readStoredGender, savedGenderPreference } from "../lib/gender-preference";
+import { safeSessionStorage } from "../lib/browser";
 import { errorMessage } from "../lib/api";
 import { useDocumentTitle } from "../lib/use-document-title";
 import { AuthCard, EmailField, FormError, SubmitButton } from "../components/AuthCard";
@@ -25,8 +27,10 @@ export function Login() {
     e.preventDefault();
     setError(null);
     try {
-      await signIn(email.trim(), password);
-      navigate(homePathFor(gender));
+      const user = await signIn(email.trim(), password);
+      // Straight to the home of the shopper's own preference (their interests): going to the
+      // current one first and being redirected a moment later would close anything opened meanwhile.
+      navigate(homePathFor(savedGenderPreference({ stored: readStoredGender(safeSessionStorage()), interests: user.metadata.interests ?? null, hasUser: true })));
     } catch (err) {
       setError(errorMessage(err, "Could not sign in. Please try again."));
     }

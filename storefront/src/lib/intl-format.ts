@@ -1,27 +1,19 @@
 /**
  * Intl formatters made once per locale and options. Making one costs about a millisecond (the
- * locale's data is looked up): a feed's cards each formatting a price with a new one made the
- * largest single item of the home page's main-thread time on a phone.
+ * locale's data is looked up): a feed's cards each formatting with a new one added up on a phone.
  */
-const numberFormats = new Map<string, Intl.NumberFormat>();
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-export function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale ?? ""}|${JSON.stringify(options)}`;
-  let f = numberFormats.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, f);
-  }
-  return f;
+function cachedBy<O, F>(make: (locale: string | undefined, options: O) => F): (locale: string | undefined, options: O) => F {
+  const made = new Map<string, F>();
+  return (locale, options) => {
+    const key = `${locale ?? ""}|${JSON.stringify(options)}`;
+    let f = made.get(key);
+    if (!f) {
+      f = make(locale, options);
+      made.set(key, f);
+    }
+    return f;
+  };
 }
 
-export function dateTimeFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale ?? ""}|${JSON.stringify(options)}`;
-  let f = dateFormats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, options);
-    dateFormats.set(key, f);
-  }
-  return f;
-}
+export const numberFormat = cachedBy((locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options));
+export const dateTimeFormat = cachedBy((locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options));

@@ -65,8 +65,9 @@ describe("responsive images (Chromium, demo data)", () => {
     await signInAsStaff(page, base, { email: DEMO_ADMIN, next: "/app/products" });
     if (!new URL(page.url()).pathname.startsWith("/app/products")) await page.goto(`${base}/app/products`);
     await page.locator("img").first().waitFor({ timeout: 30_000 });
+    // The list's thumbnails may still be on their way on a loaded machine: wait for them, then for the rest.
+    await expect.poll(() => thumbs.length, { timeout: 30_000 }).toBeGreaterThan(0);
     await page.waitForLoadState("networkidle");
-    expect(thumbs.length).toBeGreaterThan(0);
     for (const r of thumbs) {
       const u = new URL(r.url());
       expect(u.pathname).toMatch(/^\/images\//);

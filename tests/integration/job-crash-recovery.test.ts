@@ -23,6 +23,8 @@ import { createProduct, pgid } from "./products-fixtures";
 import { generateImageCreatives } from "../../app/services/product-ads/creatives.server";
 import type { ImageAiRouter } from "../../app/providers/image-ai/index.server";
 import { DEMO_ITEM, seedStores } from "./taobao-fixtures";
+import sharp from "sharp";
+import { IMAGE_PREWARM_QUEUE } from "../../app/services/image-prewarm.server";
 
 const hooks: { id: string; kind: string; error?: string }[] = [];
 registerImageAiTarget("tool", {
@@ -282,6 +284,17 @@ const scenarios: Record<string, Scenario> = {
     dead: "everything",
     live: ["search-notifications.check", "email.send"],
     check: () => expectOneEmail("search.crash@example.test", "search_notification"),
+  },
+
+  // Variants already made by the dead worker are found in the cache: none is encoded twice.
+  [IMAGE_PREWARM_QUEUE]: {
+    async enqueue() {
+      const jpeg = await sharp({ create: { width: 480, height: 640, channels: 3, background: "#6b4f3a" } }).jpeg().toBuffer();
+      await app.ctx.storage.put("images/crash/warm.jpg", new Uint8Array(jpeg), "image/jpeg");
+      return (await app.ctx.queue.enqueue(IMAGE_PREWARM_QUEUE, { urls: ["/uploads/images/crash/warm.jpg"], profile: "media" })).id;
+    },
+    dead: "everything",
+    check: async (id) => expect((await db().job.findUniqueOrThrow({ where: { id } })).result).toEqual({ images: 1, made: 0, cached: 2, skipped: 0 }),
   },
 
   "privacy.sweep-exports": {

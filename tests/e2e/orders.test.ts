@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, screenshot, screenshotAtSizes, signInShopper } from "../helpers/browser";
+import { launchBrowser, openAccountMenu, screenshot, screenshotAtSizes, signInShopper } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -36,7 +36,7 @@ describe("orders, returns and notifications (Chromium, demo data)", () => {
   afterAll(() => close?.());
 
   it("orders list → order detail → request a return → the returns timeline", async () => {
-    await page.getByTestId("account-menu-button").click();
+    await openAccountMenu(page);
     await page.getByTestId("account-orders-link").click();
     await page.waitForURL((u) => u.pathname === "/account/orders");
     const cards = page.getByTestId("order-card");

@@ -228,3 +228,19 @@ export async function withoutEmbeddedAnswers(page: Page): Promise<void> {
     },
   );
 }
+
+/**
+ * Opens the header's account menu and makes sure it stays open. Right after a sign-in the menu has
+ * been seen to close again on its own now and then (CI, 2 of 3 runs of orders.test.ts; cause not
+ * found yet: see the README's open items), so a click that did not leave it open is made again.
+ */
+export async function openAccountMenu(page: Page): Promise<void> {
+  const button = page.getByTestId("account-menu-button");
+  const menu = page.getByTestId("account-menu");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (!(await menu.isVisible())) await button.click();
+    await page.waitForTimeout(500);
+    if (await menu.isVisible()) return;
+  }
+  await menu.waitFor({ state: "visible", timeout: 5_000 });
+}

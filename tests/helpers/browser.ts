@@ -130,6 +130,8 @@ export async function signInShopper(page: Page, baseUrl: string, opts: { email?:
   // navigation too, or a click made meanwhile (the account menu) is undone by it.
   await page.waitForURL((u) => u.pathname !== "/login", { timeout: 20_000 });
   await page.getByRole("button", { name: "Sign out" }).first().waitFor({ timeout: 20_000 });
+  // The home page it lands on settles first: a menu opened while it loads has been seen to close (README's open items).
+  await page.waitForLoadState("networkidle").catch(() => undefined);
 }
 
 /** The storefront path of a product card (`/products/{numeric id}/{handle}`). */

@@ -18,6 +18,7 @@ export const Permissions = {
   "admins.manage": "Manage admin users and permissions",
   "apikeys.manage": "Create and revoke API keys of the data service",
   "privacy.manage": "Download customers' data exports (Shopify privacy requests)",
+  "knowledge.manage": "Manage the shopping assistant's knowledge base (fit, care, materials, style guides, store policies)",
 } as const;
 
 export type Permission = keyof typeof Permissions;

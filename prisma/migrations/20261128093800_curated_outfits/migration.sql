@@ -5,20 +5,6 @@ CREATE TYPE "OutfitSource" AS ENUM ('curated', 'proposed', 'generated');
 -- CreateEnum
 CREATE TYPE "OutfitStatus" AS ENUM ('draft', 'published', 'archived');
 
--- AlterEnum
-BEGIN;
-CREATE TYPE "ProductRequestStatus_new" AS ENUM ('pending', 'in_review', 'sourced', 'declined');
-ALTER TABLE "public"."product_requests" ALTER COLUMN "status" DROP DEFAULT;
-ALTER TABLE "product_requests" ALTER COLUMN "status" TYPE "ProductRequestStatus_new" USING ("status"::text::"ProductRequestStatus_new");
-ALTER TYPE "ProductRequestStatus" RENAME TO "ProductRequestStatus_old";
-ALTER TYPE "ProductRequestStatus_new" RENAME TO "ProductRequestStatus";
-DROP TYPE "public"."ProductRequestStatus_old";
-ALTER TABLE "product_requests" ALTER COLUMN "status" SET DEFAULT 'pending';
-COMMIT;
-
--- AlterTable
-ALTER TABLE "material_categories" ADD COLUMN     "keywords" TEXT[] DEFAULT ARRAY[]::TEXT[];
-
 -- AlterTable
 ALTER TABLE "outfit_training_data" ADD COLUMN     "proposal_key" TEXT;
 
@@ -31,11 +17,6 @@ ADD COLUMN     "source" "OutfitSource" NOT NULL DEFAULT 'generated',
 ADD COLUMN     "status" "OutfitStatus" NOT NULL DEFAULT 'draft',
 ADD COLUMN     "target_gender" "TargetGender" NOT NULL DEFAULT 'both';
 
--- AlterTable
-ALTER TABLE "product_requests" ADD COLUMN     "import_batch_id" TEXT,
-ADD COLUMN     "sourced_product_id" TEXT,
-ADD COLUMN     "status_changed_at" TIMESTAMP(3);
-
 -- CreateTable
 CREATE TABLE "user_collection_outfits" (
     "user_collection_id" TEXT NOT NULL,
@@ -46,24 +27,11 @@ CREATE TABLE "user_collection_outfits" (
     CONSTRAINT "user_collection_outfits_pkey" PRIMARY KEY ("user_collection_id","outfit_id")
 );
 
--- CreateTable
-CREATE TABLE "product_materials" (
-    "product_id" TEXT NOT NULL,
-    "material_category_id" TEXT NOT NULL,
-    "percent" DOUBLE PRECISION,
-    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-
-    CONSTRAINT "product_materials_pkey" PRIMARY KEY ("product_id","material_category_id")
-);
-
 -- CreateIndex
 CREATE INDEX "user_collection_outfits_user_collection_id_position_idx" ON "user_collection_outfits"("user_collection_id", "position");
 
 -- CreateIndex
 CREATE INDEX "user_collection_outfits_outfit_id_idx" ON "user_collection_outfits"("outfit_id");
-
--- CreateIndex
-CREATE INDEX "product_materials_material_category_id_idx" ON "product_materials"("material_category_id");
 
 -- CreateIndex
 CREATE INDEX "outfit_training_data_proposal_key_idx" ON "outfit_training_data"("proposal_key");
@@ -82,10 +50,3 @@ ALTER TABLE "user_collection_outfits" ADD CONSTRAINT "user_collection_outfits_ou
 
 -- AddForeignKey
 ALTER TABLE "outfits" ADD CONSTRAINT "outfits_created_by_id_fkey" FOREIGN KEY ("created_by_id") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "product_materials" ADD CONSTRAINT "product_materials_product_id_fkey" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "product_materials" ADD CONSTRAINT "product_materials_material_category_id_fkey" FOREIGN KEY ("material_category_id") REFERENCES "material_categories"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
-

@@ -77,10 +77,19 @@ export async function runLighthouseBenchmark(opts: { runs: number; log: (line: s
       // One unmeasured load per page so the server's caches are as a returning visitor's network finds them.
       await lighthouse(`${base}${p}`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
       const runs: PageRun[] = [];
+      let failedRuns = 0;
       for (let i = 0; i < opts.runs; i++) {
         const result = await lighthouse(`${base}${p}`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] });
         const lhr = result?.lhr;
         if (!lhr) throw new Error(`lighthouse gave no result for ${p}`);
+        // A run whose trace Chromium did not record (NO_NAVSTART, NO_FCP…) scores 0 everywhere: it measured
+        // nothing, so it is run again (at most twice per page) instead of pulling the median down.
+        if (lhr.runtimeError) {
+          log(`  ${name}: run ${i + 1} gave no measurement (${lhr.runtimeError.code}), run again`);
+          if (++failedRuns > 2) throw new Error(`lighthouse could not measure ${p}: ${lhr.runtimeError.message}`);
+          i--;
+          continue;
+        }
         const score = (c: Category) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
         runs.push({
           scores: { performance: score("performance"), accessibility: score("accessibility"), "best-practices": score("best-practices"), seo: score("seo") },

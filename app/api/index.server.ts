@@ -43,6 +43,7 @@ import { productAdsHandlers } from "./handlers/product-ads.server";
 import { productAdCreativesHandlers } from "./handlers/product-ad-creatives.server";
 import { productAdRequestsHandlers } from "./handlers/product-ad-requests.server";
 import { productAdMetricsHandlers } from "./handlers/product-ad-metrics.server";
+import { outfitsHandlers } from "./handlers/outfits.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
@@ -85,6 +86,7 @@ export const handlers: AllHandlers = {
   ...productAdCreativesHandlers,
   ...productAdRequestsHandlers,
   ...productAdMetricsHandlers,
+  ...outfitsHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

@@ -44,6 +44,7 @@ import { productAdsEndpoints } from "./product-ads";
 import { productAdCreativesEndpoints } from "./product-ad-creatives";
 import { productAdRequestsEndpoints } from "./product-ad-requests";
 import { productAdMetricsEndpoints } from "./product-ad-metrics";
+import { outfitsEndpoints } from "./outfits";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -86,6 +87,7 @@ const areas = {
   productAdCreatives: productAdCreativesEndpoints,
   productAdRequests: productAdRequestsEndpoints,
   productAdMetrics: productAdMetricsEndpoints,
+  outfits: outfitsEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -31,6 +31,7 @@ import { proposedImageEditsHandlers } from "./handlers/proposed-image-edits.serv
 import { taobaoImportHandlers } from "./handlers/taobao-import.server";
 import { imageModelsHandlers } from "./handlers/image-models.server";
 import { clonesHandlers } from "./handlers/clones.server";
+import { outfitGenerationsHandlers } from "./handlers/outfit-generations.server";
 import { tryonsHandlers } from "./handlers/tryons.server";
 import { privacyHandlers } from "./handlers/privacy.server";
 import { staffInvitationsHandlers } from "./handlers/staff-invitations.server";
@@ -43,11 +44,16 @@ import { productAdsHandlers } from "./handlers/product-ads.server";
 import { productAdCreativesHandlers } from "./handlers/product-ad-creatives.server";
 import { productAdRequestsHandlers } from "./handlers/product-ad-requests.server";
 import { productAdMetricsHandlers } from "./handlers/product-ad-metrics.server";
+import { knowledgeHandlers } from "./handlers/knowledge.server";
+import { materialsHandlers } from "./handlers/materials.server";
+import { productRequestsHandlers } from "./handlers/product-requests.server";
 import { outfitsHandlers } from "./handlers/outfits.server";
+import { productSocialsContentHandlers } from "./handlers/product-socials-content.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
   ...clonesHandlers,
+  ...outfitGenerationsHandlers,
   ...tryonsHandlers,
   ...taobaoImportHandlers,
   ...accountOrdersHandlers,
@@ -86,7 +92,11 @@ export const handlers: AllHandlers = {
   ...productAdCreativesHandlers,
   ...productAdRequestsHandlers,
   ...productAdMetricsHandlers,
+  ...knowledgeHandlers,
+  ...materialsHandlers,
+  ...productRequestsHandlers,
   ...outfitsHandlers,
+  ...productSocialsContentHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

@@ -85,6 +85,18 @@ export const CloneOutfitStatusSchema = z.object({
   processing_progress: z.number().int(),
 });
 
+/**
+ * GET /clones/outfit-generation-status answers a clone's training (the fields above, as before)
+ * or, since issue 19, a generated outfit's: then also its id, image, error and §4's done flag.
+ * The extra fields are optional, so a client reading only the three spec fields is unaffected.
+ */
+export const OutfitGenerationStatusAnswerSchema = CloneOutfitStatusSchema.extend({
+  outfit_id: z.string().optional(),
+  image_url: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+  completed: z.boolean().optional(),
+});
+
 export const CloneSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -238,11 +250,11 @@ export const clonesEndpoints = {
     method: "GET",
     path: "/clones/outfit-generation-status",
     summary:
-      "Outfit generation status of a clone (default: the caller's newest): in progress while PROCESSING_IMAGES / PENDING / PROCESSING; null when unknown or not the caller's (SPEC §8)",
+      "Outfit generation status: of a generated outfit (outfit_id), of a clone's training (clone_id), else of the caller's newest generated outfit, else of their newest clone. In progress while PROCESSING_IMAGES / PENDING / PROCESSING; null when unknown or not the caller's (SPEC §8)",
     tags: ["Clones"],
     access: access.user,
-    query: z.object({ clone_id: z.string().max(100).optional() }),
-    response: CloneOutfitStatusSchema.nullable(),
+    query: z.object({ clone_id: z.string().max(100).optional(), outfit_id: z.string().max(100).optional() }),
+    response: OutfitGenerationStatusAnswerSchema.nullable(),
   }),
   clonesTrainingJobsList: endpoint({
     method: "GET",

@@ -33,6 +33,7 @@ import { taobaoImportEndpoints } from "./taobao-import";
 import { tryonsEndpoints } from "./tryons";
 import { imageModelsEndpoints } from "./image-models";
 import { clonesEndpoints } from "./clones";
+import { outfitGenerationsEndpoints } from "./outfit-generations";
 import { privacyEndpoints } from "./privacy";
 import { staffInvitationsEndpoints } from "./staff-invitations";
 import { cartEndpoints } from "./cart";
@@ -44,7 +45,11 @@ import { productAdsEndpoints } from "./product-ads";
 import { productAdCreativesEndpoints } from "./product-ad-creatives";
 import { productAdRequestsEndpoints } from "./product-ad-requests";
 import { productAdMetricsEndpoints } from "./product-ad-metrics";
+import { knowledgeEndpoints } from "./knowledge";
+import { materialsEndpoints } from "./materials";
+import { productRequestsEndpoints } from "./product-requests";
 import { outfitsEndpoints } from "./outfits";
+import { productSocialsContentEndpoints } from "./product-socials-content";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -76,6 +81,7 @@ const areas = {
   proposedImageEdits: proposedImageEditsEndpoints,
   tryons: tryonsEndpoints,
   clones: clonesEndpoints,
+  outfitGenerations: outfitGenerationsEndpoints,
   privacy: privacyEndpoints,
   staffInvitations: staffInvitationsEndpoints,
   cart: cartEndpoints,
@@ -87,7 +93,11 @@ const areas = {
   productAdCreatives: productAdCreativesEndpoints,
   productAdRequests: productAdRequestsEndpoints,
   productAdMetrics: productAdMetricsEndpoints,
+  knowledge: knowledgeEndpoints,
+  materials: materialsEndpoints,
+  productRequests: productRequestsEndpoints,
   outfits: outfitsEndpoints,
+  productSocialsContent: productSocialsContentEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -147,9 +157,12 @@ export * from "./taobao-import";
 export * from "./tryons";
 export * from "./image-models";
 export * from "./clones";
+export * from "./outfit-generations";
 export * from "./vendor-analytics";
 export * from "./vendors";
 export * from "./product-ads";
 export * from "./product-ad-creatives";
 export * from "./product-ad-requests";
 export * from "./product-ad-metrics";
+export * from "./knowledge";
+export * from "./product-socials-content";

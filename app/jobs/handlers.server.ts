@@ -32,6 +32,7 @@ import { ADS_SYNC_METRICS_QUEUE, runMetricsSyncJob } from "~/services/product-ad
 // Image-AI target hooks of clone training and profile images (side effect: registerImageAiTarget).
 import "~/services/clones/image-ai-hooks.server";
 import "~/services/tryons/image-ai-hooks.server";
+import "~/services/outfit-generations/image-ai-hooks.server";
 
 const EmailPayload = z.object({ emailId: z.string() });
 const StylePayload = z.object({ styleId: z.string() });

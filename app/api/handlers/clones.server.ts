@@ -15,6 +15,7 @@ import {
   setCloneProfileImage,
   updateClone,
 } from "~/services/clones/index.server";
+import { outfitOrCloneStatus } from "~/services/outfit-generations/index.server";
 import { hasPermission, type AuthState } from "../auth.server";
 import type { HandlersFor } from "../router.server";
 
@@ -29,7 +30,8 @@ export const clonesHandlers: HandlersFor<typeof clonesEndpoints> = {
   clonesCreate: async ({ ctx, auth, input }) => createClone(ctx, caller(auth), input.body),
   clonesAdminCreate: async ({ ctx, auth, input }) => createAdminClone(ctx, caller(auth), input.body),
   clonesProcessSelectedBaseImages: async ({ ctx, auth, input }) => processSelectedBaseImages(ctx, caller(auth), input.body),
-  clonesOutfitGenerationStatus: async ({ ctx, auth, input }) => getOutfitGenerationStatus(ctx, caller(auth), input.query.clone_id),
+  clonesOutfitGenerationStatus: async ({ ctx, auth, input }) =>
+    outfitOrCloneStatus(ctx, input.query, () => getOutfitGenerationStatus(ctx, caller(auth), input.query.clone_id), caller(auth).userId),
   clonesTrainingJobsList: async ({ ctx, auth, input }) => listTrainingJobs(ctx, caller(auth), input.query),
   clonesTrainingJobGet: async ({ ctx, auth, input }) => getTrainingJob(ctx, { ...caller(auth), jobId: input.params.id }),
   clonesGetById: async ({ ctx, auth, input }) => getCloneView(ctx, { ...caller(auth), cloneId: input.params.id }),

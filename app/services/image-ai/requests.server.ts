@@ -25,7 +25,7 @@ import {
 import { copyOutputImages } from "./outputs.server";
 
 export type ImageAiRequestRecord = ImageAiRequest;
-export type ImageAiTarget = { type: "tryon" | "clone_training" | "clone_profile" | "tool"; id: string };
+export type ImageAiTarget = { type: "tryon" | "clone_training" | "clone_profile" | "tool" | "outfit"; id: string };
 export type ImageAiRequestStatus = ImageAiRequest["status"];
 
 export interface ImageAiTargetHooks {

@@ -51,7 +51,10 @@ function cookieValue(header: string, name: string): string | null {
 
 /** A browser loading a page (not a crawler, a preview fetch, a prefetch or a script). */
 export function isBrowserNavigation(req: Pick<ExpressRequest, "method" | "headers">): boolean {
-  return req.method === "GET" && req.headers["sec-fetch-mode"] === "navigate" && req.headers["sec-fetch-dest"] === "document" && req.headers["purpose"] !== "prefetch";
+  // Chromium names a speculative load (link prefetch, prerender) in Sec-Purpose, older browsers in Purpose:
+  // such a load may never be shown, so it must not create a guest session.
+  const speculative = /\bprefetch\b/.test(String(req.headers["sec-purpose"] ?? "")) || req.headers["purpose"] === "prefetch";
+  return req.method === "GET" && req.headers["sec-fetch-mode"] === "navigate" && req.headers["sec-fetch-dest"] === "document" && !speculative;
 }
 
 const isMobile = (req: Pick<ExpressRequest, "headers">) => req.headers["sec-ch-ua-mobile"] === "?1" || /\bMobile\b/.test(String(req.headers["user-agent"] ?? ""));

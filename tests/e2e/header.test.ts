@@ -2,11 +2,12 @@
  * The storefront header with a signed-in shopper at 1280 px and 375 px: nothing overflows the
  * viewport, the account area stays on one line, and the shopper's pages (Account, Orders, Returns,
  * Reviews to write, Notifications, My clones) are in the account menu, which opens and closes
- * (navigation, Escape, a click elsewhere). Sign out stays in the header.
+ * (navigation, Escape, a click elsewhere). Sign out stays in the header. A menu opened while the
+ * page the shopper is being sent to still loads stays open when that page arrives.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, screenshot, signInShopper } from "../helpers/browser";
+import { launchBrowser, screenshot, signInShopper, submitShopperSignIn, DEMO_SHOPPER, DEMO_PASSWORD } from "../helpers/browser";
 
 const base = inject("e2eBaseUrl");
 
@@ -87,4 +88,31 @@ describe("storefront header (Chromium, demo shopper)", () => {
       }
     });
   }
+
+  it("a menu opened while the next page's code still loads stays open when that page arrives", async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    try {
+      const page = await context.newPage();
+      // The page after sign-in (the shopper's home) waits for its code: the route commits ~1.5 s after
+      // the address bar changed, the window in which the menu used to close on its own.
+      await page.goto(`${base}/login`);
+      await page.getByTestId("header-saved-link").first().waitFor({ state: "attached", timeout: 30_000 });
+      await page.route(/\/sf-assets\/.*\.js$/, async (route) => {
+        await new Promise((r) => setTimeout(r, 1_500));
+        await route.continue();
+      });
+      await submitShopperSignIn(page, base, DEMO_SHOPPER, DEMO_PASSWORD, { alreadyOnLogin: true });
+      const button = page.getByTestId("account-menu-button");
+      await button.waitFor({ timeout: 20_000 });
+      await button.click();
+      const menu = page.getByTestId("account-menu");
+      await menu.waitFor();
+      await page.waitForURL((u) => u.pathname !== "/login", { timeout: 20_000 });
+      await page.waitForLoadState("networkidle").catch(() => undefined);
+      expect(await menu.isVisible()).toBe(true);
+      expect(await button.getAttribute("aria-expanded")).toBe("true");
+    } finally {
+      await context.close();
+    }
+  });
 });

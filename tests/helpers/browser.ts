@@ -112,8 +112,8 @@ export async function launchStaffBrowser(baseUrl: string, opts: { email?: string
 }
 
 /** Fills and sends the storefront's sign-in form without waiting for the outcome (for a refused sign-in). */
-export async function submitShopperSignIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
-  await page.goto(`${baseUrl}/login`);
+export async function submitShopperSignIn(page: Page, baseUrl: string, email: string, password: string, opts: { alreadyOnLogin?: boolean } = {}): Promise<void> {
+  if (!opts.alreadyOnLogin) await page.goto(`${baseUrl}/login`);
   // A new visitor's session is still being resolved (getMe, a retry 1 s later, then a new guest):
   // a sign-in sent meanwhile can be overwritten by that guest, so wait until the session exists
   // (the header's Saved link is rendered for any user, guest or not).

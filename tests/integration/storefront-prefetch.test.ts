@@ -133,6 +133,15 @@ describe("who gets no prefetched answers", () => {
     expect(html).not.toContain(BOOTSTRAP_ELEMENT_ID);
   });
 
+  it("a speculative load (prefetch or prerender) gets no session or data: it may never be shown", async () => {
+    for (const headers of [{ "sec-purpose": "prefetch" }, { "sec-purpose": "prefetch;prerender" }, { purpose: "prefetch" }]) {
+      const { res, html, cookies } = await page("/", { ...NAVIGATION, ...headers });
+      expect(res.status).toBe(200);
+      expect(cookies).toEqual([]);
+      expect(html).not.toContain(BOOTSTRAP_ELEMENT_ID);
+    }
+  });
+
   it("an expired or forged session cookie gets the page without data (the app's own sign-out runs)", async () => {
     const { res, html, cookies } = await page("/", { ...NAVIGATION, cookie: `${SESSION_COOKIE}=not-a-token` });
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 /**
  * A WAI-ARIA disclosure (a button that shows and hides a panel), for the header's menus: the
- * panel closes when the route changes (following one of its links), on a pointer press outside
+ * panel closes when the route changes away from the page it was opened on (following one of its links), on a pointer press outside
  * the root element, and on Escape, which also puts the focus back on the button so a keyboard
  * user is not left on a hidden element.
  */
@@ -27,7 +27,17 @@ export function useDisclosure(): Disclosure {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
 
-  useEffect(() => setOpen(false), [location.pathname]);
+  // The page address the panel was opened on. The panel closes when the route changes away from it,
+  // not on every route commit: a navigation rendered in a transition commits its new location later
+  // than the address bar changes (the next page's code loads first), and a panel opened meanwhile
+  // (right after signing in, say) was closed by that late commit although the shopper had not moved.
+  const openedOn = useRef<string | null>(null);
+  useEffect(() => {
+    openedOn.current = open ? window.location.pathname : null;
+  }, [open]);
+  useEffect(() => {
+    if (openedOn.current !== null && location.pathname !== openedOn.current) setOpen(false);
+  }, [location.pathname]);
 
   useEffect(() => {
     if (!open) return;

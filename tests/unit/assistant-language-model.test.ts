@@ -286,6 +286,7 @@ describe("the local model through the port", () => {
       describeCollection: async () => ({ title: "x".repeat(200), description: "d", provider: "openai" }),
       translateListing: async () => ({ title: "Shirt", description: [], provider: "openai" }),
       adCopy: async () => ({ variants: [], provider: "openai" }),
+      socialsCopy: async () => ({ posts: [], provider: "openai" }),
     };
     const lm = withValidation(broken);
     await expect(lm.understand({ message: "hi" })).rejects.toThrow(/openai understand output is invalid/);

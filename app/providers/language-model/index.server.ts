@@ -57,5 +57,6 @@ export function withLocalFallback(hosted: LanguageModelPort, local: LanguageMode
     describeCollection: (input) => guard("describeCollection", () => hosted.describeCollection(input), () => local.describeCollection(input)),
     translateListing: (input) => guard("translateListing", () => hosted.translateListing(input), () => local.translateListing(input)),
     adCopy: (input) => guard("adCopy", () => hosted.adCopy(input), () => local.adCopy(input)),
+    socialsCopy: (input) => guard("socialsCopy", () => hosted.socialsCopy(input), () => local.socialsCopy(input)),
   };
 }

@@ -13,6 +13,7 @@
  */
 import { glossaryTranslation } from "~/providers/taobao/translate";
 import { templateAdCopy } from "./ad-copy";
+import { templateSocialsCopy } from "./socials-copy";
 import type { ParseContext } from "~/services/search/parser";
 import { parseSearchQuery } from "~/services/search/parser";
 import { normalizeText } from "~/services/search/text";
@@ -34,6 +35,7 @@ import {
   NluInput as NluInputSchema,
   ReplyInput as ReplyInputSchema,
   AdCopyInput as AdCopyInputSchema,
+  SocialsCopyInput as SocialsCopyInputSchema,
 } from "./port";
 
 export interface LocalLanguageModelOptions {
@@ -55,6 +57,9 @@ const GOES_WITH =
 const SIMILAR =
   /\bsimilar\b|\b(?:more|something|anything|others?|items?|ones?|pieces?) like (?:this|that|it|these|those|the|a|an)\b|\blike (?:this|that) one\b|\balternatives?\b|\blook-?alikes?\b|\bother options\b|\bsame style\b/;
 const FIND = /\b(?:show|find|search|looking for|look for|do you have|have you got|got any|i need|i want|i'd like|id like|recommend|suggest|get me|buy)\b/;
+/** Questions the knowledge base answers: care, materials, style guides and the store's policies. */
+const ADVICE =
+  /\b(?:wash|washing|launder|dry[ -]?clean(?:ing)?|tumble[ -]?dry|dryer|iron|ironing|bleach|stains?|shrink|shrinks|shrunk|pilling|pills|moths?|care (?:for|label|labels|instructions)|look after|clean (?:it|this|them|these|my|a|an))\b|\b(?:returns?|refunds?|exchanges?|exchange it|shipping|ship to|deliver(?:y|ies)?|postage|cancel(?:l?ing)? (?:my |an |the )?order|pay(?:ment)? (?:with|by|methods?)|policy|policies)\b|\bwhat (?:is|are|does) [\w\s-]{0,30}(?:made of|mean|means)\b|\bwhat is (?:linen|wool|merino|cashmere|silk|denim|selvedge|cotton|viscose|lyocell|tencel|polyester|satin|suede)\b|\bdifference between\b|\bhow (?:do|should|can) (?:i|you) (?:style|layer|dress|build)\b|\bhow to (?:style|layer|dress|build)\b|\bwhat (?:should i|to) wear (?:to|for|at)\b|\bsmart casual\b|\bcapsule wardrobe\b|\bdress code\b|\bwhich colou?rs? (?:go|goes|work|match)\b/;
 
 /** Phrases that carry the intent, not the product: taken out before the slots are parsed. */
 const INTENT_PHRASES: RegExp[] = [
@@ -137,6 +142,7 @@ export function understandMessage(input: { message: string; product?: { id: stri
   if (SIZE.test(text)) return result("size_help", 0.85);
   if (GOES_WITH.test(text)) return result("complete_the_look", 0.85);
   if (SIMILAR.test(text)) return result("similar_products", 0.85);
+  if (ADVICE.test(text)) return result("advice", 0.8);
   if (HELP.test(text) && !filtersFound) return result("help", 0.9);
   const rest = text.replace(GREETING, "").replace(/[\s,!.?]+/g, " ").trim();
   if (GREETING.test(text) && (rest === "" || (!filtersFound && !knownWords))) return result("greeting", 0.95);
@@ -181,6 +187,14 @@ function orderState(o: { status: string; fulfillment: string | null }): string {
 }
 
 const EXAMPLES = ["Black jeans under $80", "Linen shirts for men", "What goes with a navy blazer?", "Where is my order?"];
+
+/** "Here is what our guide says", quoting the best entry and naming the others (the citations show every one). */
+function knowledgeText(knowledge: ReplyRequest["facts"]["knowledge"]): string {
+  const [best, ...more] = knowledge;
+  if (!best) return "";
+  const also = more.length ? ` See also ${list(more.map((k) => `"${k.title}"`))}.` : "";
+  return `From our guide "${best.title}": ${best.excerpt}${also}`;
+}
 
 function typeWords(products: ReplyProduct[]): string[] {
   return unique(products.map((p) => p.productType.toLowerCase()).filter(Boolean)).slice(0, 3);
@@ -257,6 +271,15 @@ export function templateReply(input: ReplyRequest): Omit<ReplyOutput, "provider"
     case "size_help": {
       const advice = f.sizeAdvice;
       const sizes = advice?.sizes.length ? ` It comes in ${list(advice.sizes)}.` : "";
+      // The store's own advice comes first; the fit guides add what applies to every store.
+      const guide = f.knowledge.length ? ` ${knowledgeText(f.knowledge)}` : "";
+      if (guide && !advice?.recommendation) {
+        const lead = anchor ? `${advice?.store ?? "The store"} has not shared size advice for ${the(anchor)}.${sizes}` : "";
+        return { text: `${lead}${guide}`.trim(), suggestions: anchor ? ["What goes with it?", "Anything similar?"] : EXAMPLES.slice(0, 2) };
+      }
+      if (guide && advice?.recommendation) {
+        return { text: `${advice.store ?? "The store"} recommends: "${advice.recommendation}".${sizes}${guide}`, suggestions: anchor ? ["What goes with it?", "Anything similar?"] : EXAMPLES.slice(0, 2) };
+      }
       if (anchor && advice?.recommendation) {
         return { text: `${advice.store ?? "The store"} recommends: "${advice.recommendation}".${sizes}`, suggestions: ["What goes with it?", "Anything similar?"] };
       }
@@ -281,6 +304,13 @@ export function templateReply(input: ReplyRequest): Omit<ReplyOutput, "provider"
       const more = orders.length > 1 ? ` You have ${orders.length} recent orders; all of them are in My orders.` : " You can follow it in My orders.";
       return { text: `Your latest order ${o.name}, placed on ${orderDate(o.placedAt)}, is ${orderState(o)}${tracking}.${more}`, suggestions: EXAMPLES.slice(0, 2) };
     }
+    case "advice": {
+      if (f.knowledge.length) return { text: knowledgeText(f.knowledge), suggestions: ["What is your return policy?", ...EXAMPLES.slice(0, 2)] };
+      return {
+        text: "I don't have a guide on that yet. I can help with garment care, fit and sizing, materials, styling and our returns and shipping, or find products for you.",
+        suggestions: ["How do I wash linen?", "What is your return policy?", ...EXAMPLES.slice(0, 1)],
+      };
+    }
     case "greeting":
       if (/^\s*(?:thanks|thank you|cheers|ta)\b/i.test(input.message)) {
         return { text: "You're welcome! Anything else I can find for you?", suggestions: EXAMPLES.slice(0, 3) };
@@ -295,6 +325,8 @@ export function templateReply(input: ReplyRequest): Omit<ReplyOutput, "provider"
         suggestions: EXAMPLES,
       };
     default:
+      // A question the rules did not recognise may still be one a guide answers.
+      if (f.knowledge.length) return { text: knowledgeText(f.knowledge), suggestions: EXAMPLES.slice(0, 3) };
       return {
         text: 'Sorry, I didn\'t catch that. I can find products ("black jeans under $80"), suggest what goes with a piece, help with sizes and check your orders.',
         suggestions: EXAMPLES,
@@ -352,6 +384,9 @@ export function createLocalLanguageModel(opts: LocalLanguageModelOptions = {}): 
     },
     async adCopy(input) {
       return { variants: templateAdCopy(AdCopyInputSchema.parse(input)), provider: "local" };
+    },
+    async socialsCopy(input) {
+      return { posts: templateSocialsCopy(SocialsCopyInputSchema.parse(input)), provider: "local" };
     },
   });
 }

@@ -27,10 +27,14 @@ import type { ParseContext } from "~/services/search/parser";
 import { TargetGender } from "~/contract/common";
 import { hasCjk } from "~/providers/taobao/translate";
 import { clipWords } from "./ad-copy";
+import { hashtagOf } from "./socials-copy";
 import {
   AD_HEADLINE_MAX,
   AD_PRIMARY_TEXT_MAX,
   AdCopyInput as AdCopyInputSchema,
+  SocialsCopyInput as SocialsCopyInputSchema,
+  SOCIAL_LIMITS,
+  type SocialPost,
   AssistantIntent,
   CollectionCopyInput as CollectionCopyInputSchema,
   LanguageModelError,
@@ -127,13 +131,13 @@ function nluSystemPrompt(ctx: ParseContext): string {
   const colours = (ctx.colourNames ?? []).slice(0, 80).join(", ");
   return [
     "You read messages sent to the shopping assistant of a fashion store and answer ONLY a JSON object:",
-    '{"intent": one of "find_products" | "similar_products" | "complete_the_look" | "size_help" | "order_status" | "greeting" | "help" | "unknown",',
+    '{"intent": one of "find_products" | "similar_products" | "complete_the_look" | "size_help" | "order_status" | "advice" | "greeting" | "help" | "unknown",',
     ' "confidence": number 0..1,',
     ' "slots": {"colors": [colour words, lower case], "materials": [..], "productTypes": [product types of the catalogue only], "sizes": [..],',
     '           "priceMin": number|null, "priceMax": number|null, "target_gender": "menswear"|"womenswear"|null, "text": "other words that describe the product"},',
     ' "query": "a short search phrase for the catalogue, e.g. black jeans under 80"}',
     "Intents: find_products = the shopper describes what to find; similar_products = pieces like a given one; complete_the_look = what goes with a piece;",
-    "size_help = sizes and fit; order_status = their orders and deliveries; greeting = hello or thanks only; help = what the assistant can do; unknown = anything else.",
+    "size_help = sizes and fit; order_status = their orders and deliveries; advice = garment care, materials, styling, or the store's returns, shipping and payment policies; greeting = hello or thanks only; help = what the assistant can do; unknown = anything else.",
     types ? `Product types of the catalogue: ${types}.` : "",
     colours ? `Colours of the catalogue: ${colours}.` : "",
     "Prices are numbers without currency. Leave a slot empty when the message does not say it.",
@@ -145,6 +149,7 @@ function nluSystemPrompt(ctx: ParseContext): string {
 const REPLY_SYSTEM = [
   "You are the shopping assistant of a fashion store. Answer the shopper in at most three short sentences, friendly and concrete.",
   "Use ONLY the facts and products given in the JSON (their titles, vendors and prices). Never invent products, prices, sizes, stock, orders or policies.",
+  "When knowledge entries are given, answer from their excerpts and name the guide you quote by its title; they are shown to the shopper as citations.",
   "The products are shown to the shopper as cards under your answer: refer to them, do not list every one.",
   "If no products are given, say so and suggest how to refine. The draft is a correct answer you may rephrase. Answer in plain text, no markdown.",
   "Never recommend a product whose inStock is false as the one to start with; when every product is sold out (soldOutOnly), say plainly that only sold-out ones match and that the shopper can ask to be notified when they are back.",
@@ -154,6 +159,17 @@ const COPY_SYSTEM = [
   "You name personal fashion collections. Answer ONLY a JSON object {\"title\": at most 60 characters, \"description\": one or two sentences, at most 300 characters}.",
   "Describe only the products given (their types and vendors); do not invent materials, prices or brands.",
 ].join("\n");
+
+const ModelSocialsCopy = z.object({
+  posts: z.array(z.object({ platform: z.string(), caption: z.string().min(1), hashtags: z.array(z.string()).default([]) })).min(1),
+});
+
+const SOCIALS_COPY_SYSTEM = [
+  "You write social media posts for a fashion store's products.",
+  "For each platform asked, write one caption in that platform's manner and a list of hashtags (without '#').",
+  "Use only the product facts given; never invent prices, discounts or materials.",
+  'Answer with JSON only: {"posts": [{"platform": "instagram", "caption": "...", "hashtags": ["..."]}]}.',
+].join(" ");
 
 const AD_COPY_SYSTEM = [
   "You write copy for Facebook and Instagram ads of a fashion store. Answer ONLY a JSON object",
@@ -264,6 +280,7 @@ export function createOpenAiLanguageModel(opts: OpenAiOptions): LanguageModelPor
         orders: input.facts.orders,
         relaxed: input.facts.relaxed,
         soldOutOnly: input.facts.soldOutOnly,
+        knowledge: input.facts.knowledge,
         draft: draft.text,
       };
       const content = await chat(
@@ -371,6 +388,30 @@ export function createOpenAiLanguageModel(opts: OpenAiOptions): LanguageModelPor
         variants.push(...more.variants);
       }
       return { variants, provider: "openai" };
+    },
+    async socialsCopy(raw) {
+      const input = SocialsCopyInputSchema.parse(raw);
+      const content = await chat(
+        [
+          { role: "system", content: SOCIALS_COPY_SYSTEM },
+          { role: "user", content: JSON.stringify({ platforms: input.platforms, product: input.product }) },
+        ],
+        { json: true, maxTokens: 300 + input.platforms.length * 300 },
+      );
+      const parsed = ModelSocialsCopy.safeParse(extractJson(content));
+      const local = await opts.local.socialsCopy(input);
+      if (!parsed.success) {
+        opts.log?.warn({ answer: content.slice(0, 300) }, "the language model's social posts are not valid JSON; using the local templates");
+        return local;
+      }
+      // A platform the model skipped (or answered twice) gets the template's post.
+      const posts: SocialPost[] = input.platforms.map((platform) => {
+        const hit = parsed.data.posts.find((p) => p.platform.trim().toLowerCase() === platform);
+        if (!hit) return local.posts.find((p) => p.platform === platform)!;
+        const tags = [...new Set(hit.hashtags.map((h) => hashtagOf(h)).filter(Boolean))].slice(0, SOCIAL_LIMITS[platform].hashtags);
+        return { platform, caption: clipWords(hit.caption, SOCIAL_LIMITS[platform].caption), hashtags: tags };
+      });
+      return { posts, provider: "openai" };
     },
   });
 }

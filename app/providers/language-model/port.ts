@@ -26,6 +26,9 @@
  */
 import { z } from "zod";
 import { TargetGender } from "~/contract/common";
+import { Hashtag, SOCIAL_PLATFORMS, SocialPlatform } from "~/contract/social-platforms";
+
+export { Hashtag, SOCIAL_PLATFORMS, SocialPlatform };
 
 export const ASSISTANT_INTENTS = [
   /** "black jeans under 80", "linen shirts for men" */
@@ -38,6 +41,8 @@ export const ASSISTANT_INTENTS = [
   "size_help",
   /** "where is my order?" */
   "order_status",
+  /** "how do I wash linen?", "what is your return policy?": answered from the knowledge base */
+  "advice",
   /** "hi", "hello" */
   "greeting",
   /** "help", "what can you do?" */
@@ -161,6 +166,14 @@ export const ReplyFacts = z.object({
     .default(null),
   /** Whether the shopper has an account (guests have no orders to show). */
   registered: z.boolean().default(true),
+  /**
+   * Knowledge entries that answer the question (advice, size help), best first, each with the
+   * passage to quote: the reply uses them and nothing else for care, fit and policy facts.
+   */
+  knowledge: z
+    .array(z.object({ title: z.string().max(160), excerpt: z.string().max(1000), source: z.string().max(500).nullable() }))
+    .max(3)
+    .default([]),
 });
 export type ReplyFacts = z.infer<typeof ReplyFacts>;
 
@@ -294,6 +307,45 @@ export const AdCopyOutput = z.object({
 });
 export type AdCopyOutput = z.infer<typeof AdCopyOutput>;
 
+/** What each platform takes (captions are cut at a word, hashtags beyond the count dropped). */
+export const SOCIAL_LIMITS: Record<SocialPlatform, { caption: number; hashtags: number }> = {
+  instagram: { caption: 2200, hashtags: 30 },
+  tiktok: { caption: 2200, hashtags: 8 },
+  pinterest: { caption: 500, hashtags: 20 },
+  facebook: { caption: 5000, hashtags: 5 },
+};
+export const SocialsCopyInput = z.object({
+  product: z.object({
+    title: z.string().trim().min(1).max(300),
+    productType: z.string().max(120).default(""),
+    brand: z.string().max(200).default(""),
+    /** The store the product is sold by (our Store entity), "" without one. */
+    store: z.string().max(200).default(""),
+    colours: z.array(z.string().trim().min(1).max(60)).max(20).default([]),
+    materials: z.array(z.string().trim().min(1).max(60)).max(10).default([]),
+    price: z.string().max(40).nullable().default(null),
+    currencyCode: z.string().max(8).default("USD"),
+    target_gender: TargetGender.default("both"),
+  }),
+  platforms: z.array(SocialPlatform).min(1).max(SOCIAL_PLATFORMS.length),
+});
+export type SocialsCopyInput = z.input<typeof SocialsCopyInput>;
+/** SocialsCopyInput with its defaults filled (what adapters receive). */
+export type SocialsCopyRequest = z.output<typeof SocialsCopyInput>;
+
+export const SocialPost = z.object({
+  platform: SocialPlatform,
+  caption: z.string().trim().min(1).max(5000),
+  hashtags: z.array(Hashtag).max(30),
+});
+export type SocialPost = z.infer<typeof SocialPost>;
+
+export const SocialsCopyOutput = z.object({
+  posts: z.array(SocialPost).min(1).max(SOCIAL_PLATFORMS.length),
+  provider: LanguageModelProvider,
+});
+export type SocialsCopyOutput = z.infer<typeof SocialsCopyOutput>;
+
 export interface LanguageModelPort {
   readonly name: LanguageModelProvider;
   understand(input: NluInput): Promise<NluResult>;
@@ -302,6 +354,8 @@ export interface LanguageModelPort {
   translateListing(input: ListingTranslationInput): Promise<ListingTranslation>;
   /** Headline and primary-text variants for a product ad (docs/product-ads.md "AI creatives"). */
   adCopy(input: AdCopyInput): Promise<AdCopyOutput>;
+  /** A caption and hashtags per platform for a product post (issue 19 "Product socials content"). */
+  socialsCopy(input: SocialsCopyInput): Promise<SocialsCopyOutput>;
 }
 
 /** A language model that could not answer: unreachable, timed out, refused the request, or answered nonsense. */
@@ -349,6 +403,10 @@ export function withValidation(impl: LanguageModelPort): LanguageModelPort {
     async adCopy(input) {
       const parsed = check(AdCopyInput, input, "adCopy input");
       return check(AdCopyOutput, await impl.adCopy(parsed), `${impl.name} adCopy output`);
+    },
+    async socialsCopy(input) {
+      const parsed = check(SocialsCopyInput, input, "socialsCopy input");
+      return check(SocialsCopyOutput, await impl.socialsCopy(parsed), `${impl.name} socialsCopy output`);
     },
   };
 }

@@ -75,6 +75,7 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "catalog.import" satisfies Permission)) items.push({ label: "Taobao import", url: "/app/import" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Stores", url: "/app/stores" }, { label: "Collections", url: "/app/collections" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Styles", url: "/app/styles" });
+    if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Outfits", url: "/app/outfits" });
     if (hasPermission(user, "drops.manage" satisfies Permission)) items.push({ label: "Drops", url: "/app/drops" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Internal media", url: "/app/media" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Proposed images", url: "/app/proposed-images" });

@@ -24,9 +24,10 @@ import { access, endpoint } from "./endpoint";
 import { IsoDate, TargetGender, intParam } from "./common";
 import { ProductCardSchema } from "./products";
 import { UserCollectionSchema } from "./user-collections";
+import { KnowledgeCitationSchema } from "./knowledge";
 import { toProductGid } from "../lib/gid";
 
-export const AGENT_INTENTS = ["find_products", "similar_products", "complete_the_look", "size_help", "order_status", "greeting", "help", "unknown"] as const;
+export const AGENT_INTENTS = ["find_products", "similar_products", "complete_the_look", "size_help", "order_status", "advice", "greeting", "help", "unknown"] as const;
 export const AgentIntent = z.enum(AGENT_INTENTS);
 export const AGENT_MESSAGE_MAX = 1000;
 /** Messages in one conversation (both sides); a full conversation takes no more (409). */
@@ -79,6 +80,8 @@ export const AgentMessageSchema = z.object({
   links: z.array(AgentLinkSchema),
   /** Assistant messages: follow-up messages to send with one tap. */
   suggestions: z.array(z.string()),
+  /** Assistant messages: the knowledge entries the answer quotes (GET /knowledge/{id} reads one in full). */
+  citations: z.array(KnowledgeCitationSchema),
 });
 export type AgentMessage = z.output<typeof AgentMessageSchema>;
 

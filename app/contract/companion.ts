@@ -7,6 +7,7 @@
  * unknown Taobao id → false, similar products of an unknown product → empty results, bulk [] → [].
  */
 import { z } from "zod";
+import { ProductMaterialSchema } from "./materials";
 import { access, endpoint } from "./endpoint";
 import { IsoDate, TargetGender, intParam } from "./common";
 import { Messages } from "./messages";
@@ -360,7 +361,8 @@ export const companionEndpoints = {
   companionReanalyzeMaterials: endpoint({
     method: "POST",
     path: "/shopify/companion/reanalyze-materials/{id}",
-    summary: "Read fibres and percentages from the product description and Taobao title and store them as the \"Composition\" material section (other sections are kept)",
+    summary:
+      "Read fibres and percentages from the product description and Taobao title and store them as the \"Composition\" material section (other sections are kept), and as the product's material categories (the tree of /materials; used by the search's material filter)",
     tags: ["Product companion"],
     access: access.admin("catalog.edit"),
     params: AnyIdParams,
@@ -368,17 +370,20 @@ export const companionEndpoints = {
       material_sections: z.array(MaterialSectionSchema),
       fibres: z.array(z.object({ fibre: z.string(), percent: z.number().nullable() })),
       found: z.boolean(),
+      /** The product's material categories after the call (unchanged when nothing was found). */
+      materials: z.array(ProductMaterialSchema),
     }),
   }),
   companionApplyMaterialSections: endpoint({
     method: "POST",
     path: "/shopify/companion/apply-material-sections/{id}",
-    summary: "Store material sections and write them into the product description in the store (replacing a block written before)",
+    summary:
+      "Store material sections and write them into the product description in the store (replacing a block written before); the \"Composition\" section's text (else every section's) is mapped onto the material categories",
     tags: ["Product companion"],
     access: access.admin("catalog.edit"),
     params: AnyIdParams,
     body: z.object({ material_sections: z.array(MaterialSectionSchema).max(20) }),
-    response: z.object({ material_sections: z.array(MaterialSectionSchema), descriptionHtml: z.string() }),
+    response: z.object({ material_sections: z.array(MaterialSectionSchema), descriptionHtml: z.string(), materials: z.array(ProductMaterialSchema) }),
   }),
   companionVariantMediaUpdate: endpoint({
     method: "POST",

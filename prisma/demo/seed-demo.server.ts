@@ -22,6 +22,7 @@ import { demoShiftDays, shiftDemoDates } from "./shift-dates";
 import { BASE_DAY, addVendorReturns, buildVendorActivity, seedVendorPayouts } from "./vendor-activity";
 import { rebuildProductDailyStats, statsTimeZone } from "../../app/services/vendor-stats/daily-stats.server";
 import { ensureProductAdsDemo, seedProductAdsDemo } from "./product-ads";
+import { seedKnowledgeDemo } from "./knowledge";
 import { seedDemoAdMetrics } from "./product-ad-metrics";
 
 export interface SeedReport {
@@ -191,6 +192,7 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await inBatches(vendorActivity.tryOns, 2000, (data) => db.tryOn.createMany({ data }));
   // Ad requests and ads in every status for two vendors (./product-ads.ts), dated before BASE_DAY and moved below with the rest.
   await seedProductAdsDemo(db, { anchor: BASE_DAY });
+  await seedKnowledgeDemo(db);
   // Before the aggregates: their recent-activity windows read the moved dates.
   if (opts.today) await shiftDemoDates(db, await cascadeClosure(db), demoShiftDays(opts.today));
   // Recommendation aggregates (popularity, viewed/bought together) from the events just written,
@@ -234,6 +236,8 @@ export async function seedDemoDataIfEmpty(db: PrismaClient, opts: SeedOptions): 
   const [products, users] = [await db.product.count(), await db.user.count()];
   if (products > 0 || users > 0) {
     await ensureDemoAdminPermissions(db, opts.log);
+    // A database seeded before the knowledge base existed (or whose entries were all deleted) gets the demo entries.
+    await seedKnowledgeDemo(db);
     await ensureVendorStats(db, opts);
     if (await ensureProductAdsDemo(db, { today: opts.today ?? BASE_DAY })) await seedDemoAdMetrics(db, { today: opts.today ?? BASE_DAY, timeZone: opts.timeZone ?? statsTimeZone(), log: opts.log });
     return { created: false, counts: await countDemoData(db) };

@@ -101,7 +101,14 @@ function conditions(f: ResolvedFilters): Prisma.Sql[] {
       f.materials.map((m) => Prisma.sql`phraseto_tsquery('english', ${m})`),
       " || ",
     );
-    out.push(Prisma.sql`p.search_vector @@ (${any})`);
+    // A material is named in the product's text, or is one of its material categories (the
+    // category by handle or name, with every category under it: "wool" finds merino too).
+    out.push(Prisma.sql`(p.search_vector @@ (${any}) OR EXISTS (
+      SELECT 1 FROM product_materials pm WHERE pm.product_id = p.id AND pm.material_category_id IN (
+        WITH RECURSIVE sub AS (
+          SELECT mc.id FROM material_categories mc WHERE mc.handle = ANY(${f.materials}::text[]) OR lower(mc.name) = ANY(${f.materials}::text[])
+          UNION SELECT c.id FROM material_categories c JOIN sub ON c.parent_id = sub.id
+        ) SELECT id FROM sub)))`);
   }
   return out;
 }

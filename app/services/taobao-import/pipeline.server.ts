@@ -29,6 +29,7 @@ import { TaobaoSourceError, type TaobaoItem } from "~/providers/taobao/port";
 import { LanguageModelError, type ListingTranslation, type ListingTranslationInput } from "~/providers/language-model/port";
 import { glossaryTranslation } from "~/providers/taobao/translate";
 import { withMaterialBlock } from "~/services/companion.server";
+import { setProductMaterialsFromText } from "~/services/materials/categories.server";
 import { deleteProductFromReadModel, upsertProductSnapshot } from "~/services/product-read-model.server";
 import { assembleProduct, ImportInputError, mapItem, MAX_IMAGES, type MappedItem, type StoreConventions } from "./mapping.server";
 import { removeStored, storeImages, type ImageRun } from "./images.server";
@@ -274,6 +275,10 @@ export async function runImportPipeline(
     } else {
       await ctx.db.$transaction((tx) => linkSkus(tx, productId, assembled.variants));
     }
+
+    // The product's material categories from the composition just mapped (search's material filter).
+    const compositionSection = mapped.materialSections.find((m) => m.title === "Composition" || m.title === "Material");
+    await setProductMaterialsFromText(ctx.db, productId, compositionSection?.content ?? "");
 
     // --- propose variant images
     step = "propose";

@@ -83,6 +83,7 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "ai.train" satisfies Permission)) items.push({ label: "AI image tools", url: "/app/ai-tools" }, { label: "AI models", url: "/app/clones" });
     if (hasPermission(user, "catalog.sync" satisfies Permission)) items.push({ label: "Catalogue sync", url: "/app/sync" });
     if (hasPermission(user, "reviews.moderate" satisfies Permission)) items.push({ label: "Reviews", url: "/app/reviews" });
+    if (hasPermission(user, "knowledge.manage" satisfies Permission)) items.push({ label: "Knowledge base", url: "/app/knowledge" });
     if (hasPermission(user, "apikeys.manage" satisfies Permission)) items.push({ label: "API keys", url: "/app/api-keys" });
     if (hasPermission(user, "privacy.manage" satisfies Permission)) items.push({ label: "Privacy requests", url: "/app/privacy" });
     if (hasPermission(user, "vendors.manage" satisfies Permission)) items.push({ label: "Vendors", url: "/app/vendors" });

@@ -15,6 +15,10 @@
  * - complete_the_look: frequently bought together (complementary types first) of that product.
  * - size_help: the product's store size recommendation and the product's sizes.
  * - order_status: the shopper's latest orders (the orders area's ownership rule).
+ * - advice (care, materials, style, policies), size_help and unknown: the knowledge base
+ *   (../knowledge/retrieval.server.ts) ranked for the message, with the product in question's
+ *   material and garment words as context; the entries it cites are quoted in the reply and
+ *   returned as the message's citations.
  * - greeting, help, unknown: no retrieval.
  */
 import type { User } from "@prisma/client";
@@ -32,6 +36,8 @@ import { similarProducts } from "../similar-products.server";
 import { frequentlyBoughtTogether } from "../recommendations.server";
 import { genderFromInterests } from "../recommendations/scoring";
 import { ownedOrdersWhere } from "../account-orders.server";
+import type { KnowledgeCitation } from "~/contract/knowledge";
+import { excerptFor, productContextTags, rankKnowledge } from "../knowledge/retrieval.server";
 
 export type AssistantDeps = Pick<AppContext, "db" | "vectors" | "languageModel" | "log">;
 
@@ -39,6 +45,12 @@ export type AssistantDeps = Pick<AppContext, "db" | "vectors" | "languageModel" 
 export const ANSWER_PRODUCTS = 6;
 /** Earlier turns given to the language model. */
 export const HISTORY_TURNS = 8;
+/** Entries one answer cites at most. */
+export const ANSWER_CITATIONS = 2;
+/** A second entry is cited only when it scores at least this share of the first's. */
+const SECOND_CITATION_SHARE = 0.6;
+/** The intents whose answers draw on the knowledge base. */
+const KNOWLEDGE_INTENTS: ReadonlySet<NluResult["intent"]> = new Set(["advice", "size_help", "unknown"]);
 
 export interface AnswerLink {
   label: string;
@@ -62,6 +74,8 @@ export interface AssistantMetadata {
   matchColours?: string[];
   /** Which model understood the message and which phrased the reply. */
   provider: { nlu: string; reply: string };
+  /** The knowledge entries the answer quotes, as they were then (an entry edited or deleted later keeps its citation). */
+  citations?: KnowledgeCitation[];
 }
 
 export interface HistoryMessage {
@@ -74,6 +88,7 @@ export interface HistoryMessage {
 export interface Answer {
   text: string;
   products: ProductCard[];
+  citations: KnowledgeCitation[];
   metadata: AssistantMetadata;
 }
 
@@ -94,7 +109,29 @@ export function readMetadata(value: unknown): AssistantMetadata | null {
     relaxed: m.relaxed === true,
     matchColours: Array.isArray(m.matchColours) ? m.matchColours.filter((x): x is string => typeof x === "string") : [],
     provider: m.provider ?? { nlu: "local", reply: "local" },
+    citations: Array.isArray(m.citations) ? m.citations.filter(isCitation) : [],
   };
+}
+
+function isCitation(c: unknown): c is KnowledgeCitation {
+  if (!c || typeof c !== "object") return false;
+  const x = c as Record<string, unknown>;
+  return typeof x.id === "string" && typeof x.title === "string" && typeof x.excerpt === "string" && (x.source === null || typeof x.source === "string");
+}
+
+/**
+ * The knowledge entries that answer a message: the best one the retrieval cites, and a second
+ * when it scores close to the first (a generic fit guide and the jeans one). `product` lends its
+ * material and garment words as context.
+ */
+export async function citeKnowledge(deps: Pick<AssistantDeps, "db">, message: string, product: { id: string } | null): Promise<KnowledgeCitation[]> {
+  const contextTags = product ? await productContextTags(deps.db, product.id) : [];
+  const hits = await rankKnowledge({ db: deps.db }, message, { contextTags, limit: ANSWER_CITATIONS, citedOnly: true });
+  const top = hits[0];
+  if (!top) return [];
+  return hits
+    .filter((h) => h === top || h.score >= top.score * SECOND_CITATION_SHARE)
+    .map((h) => ({ id: h.entry.id, title: h.entry.title, source: h.entry.source, excerpt: excerptFor(h.entry.content, message) }));
 }
 
 export const productHref = (p: { id: string; handle: string }) => `/products/${encodeURIComponent(gidTail(p.id))}/${encodeURIComponent(p.handle)}`;
@@ -324,6 +361,8 @@ export async function answerMessage(
     default:
       break;
   }
+  const citations = KNOWLEDGE_INTENTS.has(intent) ? await citeKnowledge(deps, message, anchor ?? context) : [];
+  facts.knowledge = citations.map((c) => ({ title: c.title.slice(0, 160), excerpt: c.excerpt.slice(0, 1000), source: c.source?.slice(0, 500) ?? null }));
   facts.description = describeSlots(slots).slice(0, 300);
 
   const reply = await deps.languageModel.reply({
@@ -338,6 +377,7 @@ export async function answerMessage(
   return {
     text: reply.text,
     products,
+    citations,
     metadata: {
       v: 1,
       intent,
@@ -351,6 +391,7 @@ export async function answerMessage(
       relaxed: facts.relaxed ?? false,
       matchColours: intent === "find_products" && slots.colors.length ? colourNamesOf(slots.colors, await getSearchVocabulary(deps.db)) : [],
       provider: { nlu: nlu.provider, reply: reply.provider },
+      citations,
     },
   };
 }

@@ -81,6 +81,7 @@ export async function toMessages(db: Db, rows: MessageRow[]): Promise<AgentMessa
       products: shown[i],
       links: meta?.links ?? [],
       suggestions: meta?.suggestions ?? [],
+      citations: meta?.citations ?? [],
     };
   });
 }
@@ -223,6 +224,6 @@ export async function sendMessage(deps: AssistantDeps, caller: User, id: string,
     return [m, r];
   });
   const [messageDto, replyDto] = await toMessages(db, [message, reply]);
-  deps.log.info({ conversationId: c.id, intent: answer.metadata.intent, products: answer.products.length, provider: answer.metadata.provider }, "assistant answered");
+  deps.log.info({ conversationId: c.id, intent: answer.metadata.intent, products: answer.products.length, citations: answer.citations.length, provider: answer.metadata.provider }, "assistant answered");
   return { conversation: toConversation(await ownConversation(db, caller, c.id)), message: messageDto, reply: replyDto };
 }

@@ -1,7 +1,8 @@
 /**
  * The shopping assistant (`/assistant`): a chat with the store's assistant. On open it continues
  * the shopper's recent conversation or starts one (recent-or-create); each message answers with
- * short text, product cards (the storefront's ProductCard), links and follow-up suggestions.
+ * short text, product cards (the storefront's ProductCard), links, follow-up suggestions and the
+ * knowledge guides it quotes (citations, see ../components/AssistantCitations.tsx).
  * `?product=<id>` starts the chat about a product ("what goes with this?", "what size?").
  *
  * States: starting (spinner), could not start (error with retry), empty conversation (examples),
@@ -17,6 +18,7 @@ import { errorMessage, shouldRetry, useApi } from "../lib/api";
 import { useSession, USER_QUERY_PREFIX } from "../lib/session";
 import { productIdFromParam } from "../lib/product-path";
 import { ProductCardWithQuickAdd } from "../components/AddToCartQuick";
+import { AssistantCitations } from "../components/AssistantCitations";
 import { Spinner } from "../components/FeedStatus";
 import { useStaticPageMeta } from "../lib/use-page-meta";
 import "./Assistant.css";
@@ -84,6 +86,7 @@ export function Assistant() {
         products: [],
         links: [],
         suggestions: [],
+        citations: [],
         pending: true,
       };
       setMessages((m) => [...m, pending]);
@@ -175,6 +178,7 @@ export function Assistant() {
         {messages.map((m) => (
           <li key={m.id} className={`assistant__msg assistant__msg--${m.role}`} data-testid="assistant-message" data-role={m.role} data-intent={m.intent ?? undefined}>
             <p className={`assistant__bubble assistant__bubble--${m.role}${m.pending ? " assistant__bubble--pending" : ""}`}>{m.content}</p>
+            <AssistantCitations citations={m.citations} />
             {m.products.length > 0 && (
               <div className="grid assistant__products" data-testid="assistant-products">
                 {m.products.map((p) => (

@@ -9,7 +9,9 @@ import { Prisma } from "@prisma/client";
 import type { Db } from "~/db.server";
 import { MATERIAL_MAX_DEPTH, MaterialMessages as M, type MaterialCategory, type ProductMaterial } from "~/contract/materials";
 import { conflictError, invalid, notFoundError } from "~/lib/domain-errors";
-import { fibreWords, parseComposition } from "./composition";
+import { FIBRES, fibreWords, parseComposition } from "./composition";
+
+const FIBRE_VOCABULARY = new Set(FIBRES.flatMap((f) => fibreWords(f.name)));
 
 type Tx = Prisma.TransactionClient;
 type Row = Prisma.MaterialCategoryGetPayload<{ include: { _count: { select: { products: true } } } }>;
@@ -253,10 +255,12 @@ export function mapComposition(text: string, categories: CategoryTerms[]): Mappe
     if (claimed.has(c.id) || out.has(c.id) || c.handle === "blends") continue;
     // Parents (grouping nodes such as "Natural fibres") are only reached through their children.
     if (categories.some((x) => x.parent_id === c.id)) continue;
+    // Fibres the parser knows are found only through it (it skips "cotton lining", "trim").
+    if (termsOf(c).some((t) => FIBRE_VOCABULARY.has(t))) continue;
     if (c.keywords.some((t) => hasTerm(src, t.toLowerCase()))) add(c, null);
   }
   const blends = categories.find((c) => c.handle === "blends");
-  if (blends && (fibres.length > 1 || /\bblend\b|混纺/.test(src)) && out.size > 0) add(blends, null);
+  if (blends && (out.size > 1 || (out.size > 0 && /\bblend\b|混纺/.test(src)))) add(blends, null);
   return [...out.values()].sort((a, b) => (b.percent ?? -1) - (a.percent ?? -1) || a.category.name.localeCompare(b.category.name));
 }
 

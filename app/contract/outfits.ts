@@ -94,6 +94,10 @@ const ProposalDecision = z.object({ product_ids: ProductIds.refine((ids) => ids.
 
 const Page = z.object({ outfits: z.array(OutfitDetailSchema), total: z.number().int(), skip: z.number().int(), take: z.number().int() });
 
+/** The most looks one shopper's collection keeps. */
+export const USER_COLLECTION_OUTFITS_MAX = 200;
+const CollectionIdParams = z.object({ id: z.string().trim().min(1).max(100) });
+
 export const outfitsEndpoints = {
   outfitsList: endpoint({
     method: "GET",
@@ -221,5 +225,35 @@ export const outfitsEndpoints = {
     access: access.admin("catalog.edit"),
     params: OutfitIdParams,
     response: Ok,
+  }),
+  // A shopper saves a published look into one of their collections (beside its products). Same
+  // access as the collection's products: the caller's own collections only, another's answers 404.
+  userCollectionsOutfits: endpoint({
+    method: "GET",
+    path: "/user-collections/{id}/outfits",
+    summary: "The looks saved in a collection, newest first (ones no longer published are left out)",
+    tags: ["User collections", "Outfits"],
+    access: access.user,
+    params: CollectionIdParams,
+    response: z.object({ data: z.object({ items: z.array(OutfitDetailSchema) }) }),
+  }),
+  userCollectionsAddOutfit: endpoint({
+    method: "POST",
+    path: "/user-collections/{id}/outfits",
+    summary: "Save a published look into a collection (saving it twice changes nothing)",
+    tags: ["User collections", "Outfits"],
+    access: access.user,
+    params: CollectionIdParams,
+    body: z.object({ outfit_id: z.string().trim().min(1, "outfit_id is required").max(100) }),
+    response: z.object({ data: z.object({ added: z.boolean() }) }),
+  }),
+  userCollectionsRemoveOutfit: endpoint({
+    method: "DELETE",
+    path: "/user-collections/{id}/outfits/{outfitId}",
+    summary: "Take a look out of a collection",
+    tags: ["User collections", "Outfits"],
+    access: access.user,
+    params: CollectionIdParams.extend({ outfitId: z.string().trim().min(1).max(100) }),
+    response: z.object({ data: z.object({ removed: z.boolean() }) }),
   }),
 };

@@ -237,3 +237,41 @@ describe("complete the look and proposals", () => {
     expect(ctl.body.proposal).toBeNull();
   });
 });
+
+describe("a shopper saves a look into a collection", () => {
+  it("saves a published look once, lists it, removes it; drafts and other shoppers' collections answer 404", async () => {
+    const db = app.database.db;
+    const look = await db.outfit.create({ data: { name: "Saved look", source: "curated", status: "published", product_ids: [gid(9101), gid(9102)] } });
+    const draft = await db.outfit.create({ data: { name: "Draft look", source: "curated", product_ids: [gid(9101), gid(9102)] } });
+    const guest = await app.createUser({ authProvider: "guest" });
+    const mine = await app.api("POST", "/user-collections", { token: guest.token, body: { name: "Weekend" } });
+    const cid = mine.body.data.id;
+
+    const add = await app.api("POST", `/user-collections/${cid}/outfits`, { token: guest.token, body: { outfit_id: look.id } });
+    expect(add.status).toBe(200);
+    expect(add.body.data.added).toBe(true);
+    const twice = await app.api("POST", `/user-collections/${cid}/outfits`, { token: guest.token, body: { outfit_id: look.id } });
+    expect(twice.body.data.added).toBe(false);
+    const list = await app.api("GET", `/user-collections/${cid}/outfits`, { token: guest.token });
+    expect(list.status).toBe(200);
+    expect(list.body.data.items.map((o: { id: string }) => o.id)).toEqual([look.id]);
+    expect(ids(list.body.data.items[0].products)).toEqual([gid(9101), gid(9102)]);
+
+    expect((await app.api("POST", `/user-collections/${cid}/outfits`, { token: guest.token, body: { outfit_id: draft.id } })).status).toBe(404);
+    expect((await app.api("POST", `/user-collections/${cid}/outfits`, { token: guest.token, body: {} })).status).toBe(400);
+    // Another shopper cannot read, add to or remove from this collection.
+    expect((await app.api("GET", `/user-collections/${cid}/outfits`, { token: shopper.token })).status).toBe(404);
+    expect((await app.api("POST", `/user-collections/${cid}/outfits`, { token: shopper.token, body: { outfit_id: look.id } })).status).toBe(404);
+    expect((await app.api("DELETE", `/user-collections/${cid}/outfits/${look.id}`, { token: shopper.token })).status).toBe(404);
+    expect((await app.api("GET", `/user-collections/${cid}/outfits`)).status).toBe(401);
+
+    // Unpublished later: left out of the collection's looks, still saved.
+    await db.outfit.update({ where: { id: look.id }, data: { status: "draft" } });
+    expect((await app.api("GET", `/user-collections/${cid}/outfits`, { token: guest.token })).body.data.items).toEqual([]);
+    await db.outfit.update({ where: { id: look.id }, data: { status: "published" } });
+
+    const del = await app.api("DELETE", `/user-collections/${cid}/outfits/${look.id}`, { token: guest.token });
+    expect(del.body.data.removed).toBe(true);
+    expect((await app.api("GET", `/user-collections/${cid}/outfits`, { token: guest.token })).body.data.items).toEqual([]);
+  });
+});

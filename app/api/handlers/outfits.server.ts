@@ -11,6 +11,7 @@ import {
 } from "~/services/outfits/curated.server";
 import { acceptProposal, listProposals, rejectProposal } from "~/services/outfits/proposals.server";
 import { completeTheLook } from "~/services/outfits/complete-the-look.server";
+import { addCollectionOutfit, listCollectionOutfits, removeCollectionOutfit } from "~/services/outfits/saved.server";
 import type { HandlersFor } from "../router.server";
 
 export const outfitsHandlers: HandlersFor<typeof outfitsEndpoints> = {
@@ -32,4 +33,7 @@ export const outfitsHandlers: HandlersFor<typeof outfitsEndpoints> = {
   outfitsProposals: async ({ ctx, input }) => listProposals(ctx.db, input.query),
   outfitsProposalsAccept: async ({ auth, ctx, input }) => acceptProposal(ctx.db, input.body, { userId: auth.user?.id ?? null }),
   outfitsProposalsReject: async ({ ctx, input }) => rejectProposal(ctx.db, input.body),
+  userCollectionsOutfits: async ({ auth, ctx, input }) => listCollectionOutfits(ctx.db, auth.user!.id, input.params.id),
+  userCollectionsAddOutfit: async ({ auth, ctx, input }) => addCollectionOutfit(ctx.db, auth.user!.id, input.params.id, input.body.outfit_id),
+  userCollectionsRemoveOutfit: async ({ auth, ctx, input }) => removeCollectionOutfit(ctx.db, auth.user!.id, input.params.id, input.params.outfitId),
 };

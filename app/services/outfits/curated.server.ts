@@ -65,6 +65,15 @@ export async function listPublishedOutfits(db: Db, q: { skip: number; take: numb
   return { outfits: (await withProducts(db, rows, { includeHidden: false })).filter(showable), total, skip: q.skip, take: q.take };
 }
 
+/** Published looks by ids, in the order given (others left out): a collection's saved looks. */
+export async function listPublishedOutfitsByIds(db: Db, ids: string[]): Promise<OutfitDetail[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.outfit.findMany({ where: { id: { in: ids }, ...curatedWhere, status: "published" } });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  return (await withProducts(db, ordered, { includeHidden: false })).filter(showable);
+}
+
 export async function getPublishedOutfit(db: Db, id: string): Promise<OutfitDetail> {
   const row = await db.outfit.findFirst({ where: { id, ...curatedWhere, status: "published" } });
   const [outfit] = row ? await withProducts(db, [row], { includeHidden: false }) : [];

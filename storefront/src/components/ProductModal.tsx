@@ -4,7 +4,7 @@
  * close it, focus stays inside while it is open and returns to where it was afterwards, and the
  * page behind is inert.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { Suspense, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { createPortal } from "react-dom";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation } from "react-router-dom";
@@ -18,6 +18,7 @@ import { ProductDetails } from "./ProductDetails";
 import { RelatedProducts } from "./RelatedProducts";
 import { Spinner } from "./FeedStatus";
 import { TryOnPanel } from "./ai/TryOnPanel";
+import { CompleteTheLookLazy } from "./CompleteTheLookLazy";
 import { dialogKeyDown } from "../lib/focus-trap";
 
 
@@ -106,6 +107,9 @@ export function ProductModal({ productId, onClose }: { productId: string; onClos
             <>
               <ProductDetails key={product.data.id} product={product.data} headingLevel={2} headingId={headingId} compact preferredVariantId={variantId} />
               <TryOnPanel key={`tryon-${product.data.id}`} product={product.data} compact />
+              <Suspense fallback={null}>
+                <CompleteTheLookLazy key={`look-${product.data.id}`} productId={product.data.id} scrollRoot={scrollRoot} headingLevel={3} />
+              </Suspense>
               <RelatedProducts
                 key={`related-${product.data.id}`}
                 productId={product.data.id}

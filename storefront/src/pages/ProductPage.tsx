@@ -26,6 +26,7 @@ import { lazyComponent } from "../lib/lazy-component";
 
 // The try-on panel (clones, uploads, progress) loads after the product itself.
 const TryOnPanel = lazyComponent(async () => (await import("../components/ai/TryOnPanel")).TryOnPanel);
+import { CompleteTheLookLazy } from "../components/CompleteTheLookLazy";
 
 export function ProductPage() {
   const api = useApi();
@@ -127,6 +128,9 @@ export function ProductPage() {
           <ProductDetails key={product.data.id} product={product.data} headingLevel={1} preferredVariantId={readVariantParam(location.search)} />
           <Suspense fallback={null}>
             <TryOnPanel key={`tryon-${product.data.id}`} product={product.data} openOnParam />
+          </Suspense>
+          <Suspense fallback={null}>
+            <CompleteTheLookLazy key={`look-${product.data.id}`} productId={product.data.id} />
           </Suspense>
           <ProductReviews key={`reviews-${product.data.id}`} productId={product.data.id} productTitle={product.data.title} />
           <RecentlyViewed excludeId={product.data.id} />

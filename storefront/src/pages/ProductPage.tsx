@@ -23,10 +23,10 @@ import { RecentlyViewed } from "../components/RecentlyViewed";
 import { ProductReviews } from "../components/reviews/ProductReviews";
 import { Spinner } from "../components/FeedStatus";
 import { lazyComponent } from "../lib/lazy-component";
+import { CompleteTheLookLazy } from "../components/CompleteTheLookLazy";
 
 // The try-on panel (clones, uploads, progress) loads after the product itself.
 const TryOnPanel = lazyComponent(async () => (await import("../components/ai/TryOnPanel")).TryOnPanel);
-import { CompleteTheLookLazy } from "../components/CompleteTheLookLazy";
 
 export function ProductPage() {
   const api = useApi();

@@ -125,6 +125,8 @@ describe("discovery (Chromium, demo data)", () => {
     await page.getByTestId("product-option-color").getByRole("button", { name: /Color Sand/ }).click();
     expect(await page.getByTestId("product-variant").textContent()).toContain("Sand");
     const related = page.getByTestId("related");
+    // Related products are asked for when their section comes near the screen, not with the product.
+    await related.scrollIntoViewIfNeeded();
     await related.locator('[data-testid="product-card"]').first().waitFor({ timeout: 20_000 });
     expect(Number(await related.getAttribute("data-count"))).toBe(20);
     await screenshot(page, "discovery-product");

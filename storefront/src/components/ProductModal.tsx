@@ -117,6 +117,7 @@ export function ProductModal({ productId, onClose }: { productId: string; onClos
                 scrollRoot={scrollRoot}
                 title="Recommended for you"
                 testId="modal-recommendations"
+                loadWhenNear={false}
               />
             </>
           )}

@@ -1,6 +1,8 @@
 /**
  * Products related to a product, loaded in batches with infinite scroll: what customers also
- * viewed first, then similar products (pure logic in lib/related-feed.ts).
+ * viewed first, then similar products (pure logic in lib/related-feed.ts). The section sits below
+ * the product: its first batch is asked for and drawn when the section comes near the screen, so a
+ * phone's first seconds go to the product itself (its skeleton keeps the place meanwhile).
  */
 import { useMemo } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
@@ -10,6 +12,7 @@ import { useGender } from "../lib/gender";
 import { targetGenderParam } from "../lib/gender-preference";
 import { FIRST_RELATED_CURSOR, mergeRelated, nextRelatedCursor, type RelatedCursor, type RelatedPage } from "../lib/related-feed";
 import { useInfiniteScroll } from "../lib/use-infinite-scroll";
+import { useNearViewport } from "../lib/use-near-viewport";
 import { ProductCard, ProductGridSkeleton } from "./ProductCard";
 import { FeedFooter } from "./FeedStatus";
 
@@ -20,14 +23,18 @@ export interface RelatedProductsProps {
   /** The scrolling container (the modal); the viewport when omitted. */
   scrollRoot?: Element | null;
   testId?: string;
+  /** Ask for the first batch only when the section comes near the screen (the product page); a dialog opened on purpose asks at once. */
+  loadWhenNear?: boolean;
 }
 
-export function RelatedProducts({ productId, batchSize, title = "You may also like", scrollRoot = null, testId = "related" }: RelatedProductsProps) {
+export function RelatedProducts({ productId, batchSize, title = "You may also like", scrollRoot = null, testId = "related", loadWhenNear = true }: RelatedProductsProps) {
   const api = useApi();
   const { gender } = useGender();
   const target_gender = targetGenderParam(gender);
+  const [sectionRef, near] = useNearViewport({ root: scrollRoot, rootMargin: scrollRoot ? "300px 0px" : "800px 0px", once: true });
 
   const related = useInfiniteQuery({
+    enabled: near || !loadWhenNear,
     queryKey: ["related", productId, { gender, batchSize }],
     initialPageParam: FIRST_RELATED_CURSOR as RelatedCursor,
     getNextPageParam: (last: RelatedPage) => nextRelatedCursor(last),
@@ -63,7 +70,7 @@ export function RelatedProducts({ productId, batchSize, title = "You may also li
 
   const headingId = `${testId}-heading`;
   return (
-    <section className="related" aria-labelledby={headingId} data-testid={testId} data-count={products.length}>
+    <section ref={sectionRef} className="related" aria-labelledby={headingId} data-testid={testId} data-count={products.length}>
       <h2 id={headingId} className="section-title">
         {title}
       </h2>

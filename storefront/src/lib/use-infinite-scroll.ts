@@ -3,7 +3,8 @@
  * bottom of a scrolling `root`, e.g. a dialog). Returns a ref callback for the sentinel.
  * While the sentinel stays visible after a page arrived (a short page), it asks again.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
+import { useNearViewport } from "./use-near-viewport";
 
 export interface InfiniteScrollOptions {
   /** Whether more can be loaded now (has a next page, not fetching, no error). */
@@ -16,21 +17,13 @@ export interface InfiniteScrollOptions {
 }
 
 export function useInfiniteScroll({ enabled, onLoadMore, root = null, rootMargin = "600px 0px" }: InfiniteScrollOptions) {
-  const [node, setNode] = useState<Element | null>(null);
-  const [visible, setVisible] = useState(false);
+  const [ref, visible] = useNearViewport({ root, rootMargin });
   const load = useRef(onLoadMore);
   load.current = onLoadMore;
-
-  useEffect(() => {
-    if (!node || typeof IntersectionObserver === "undefined") return;
-    const io = new IntersectionObserver((entries) => setVisible(entries.some((e) => e.isIntersecting)), { root, rootMargin });
-    io.observe(node);
-    return () => io.disconnect();
-  }, [node, root, rootMargin]);
 
   useEffect(() => {
     if (enabled && visible) load.current();
   }, [enabled, visible]);
 
-  return useCallback((el: Element | null) => setNode(el), []);
+  return ref;
 }

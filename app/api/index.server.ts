@@ -49,6 +49,7 @@ import { materialsHandlers } from "./handlers/materials.server";
 import { productRequestsHandlers } from "./handlers/product-requests.server";
 import { outfitsHandlers } from "./handlers/outfits.server";
 import { productSocialsContentHandlers } from "./handlers/product-socials-content.server";
+import { uploadedImagesHandlers } from "./handlers/uploaded-images.server";
 
 export const handlers: AllHandlers = {
   ...imageModelsHandlers,
@@ -97,6 +98,7 @@ export const handlers: AllHandlers = {
   ...productRequestsHandlers,
   ...outfitsHandlers,
   ...productSocialsContentHandlers,
+  ...uploadedImagesHandlers,
 };
 
 export const handleApiRequest = createApiHandler(handlers);

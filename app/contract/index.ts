@@ -50,6 +50,7 @@ import { materialsEndpoints } from "./materials";
 import { productRequestsEndpoints } from "./product-requests";
 import { outfitsEndpoints } from "./outfits";
 import { productSocialsContentEndpoints } from "./product-socials-content";
+import { uploadedImagesEndpoints } from "./uploaded-images";
 
 const areas = {
   imageModels: imageModelsEndpoints,
@@ -98,6 +99,7 @@ const areas = {
   productRequests: productRequestsEndpoints,
   outfits: outfitsEndpoints,
   productSocialsContent: productSocialsContentEndpoints,
+  uploadedImages: uploadedImagesEndpoints,
 };
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -166,3 +168,4 @@ export * from "./product-ad-requests";
 export * from "./product-ad-metrics";
 export * from "./knowledge";
 export * from "./product-socials-content";
+export * from "./uploaded-images";

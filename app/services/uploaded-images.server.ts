@@ -10,6 +10,7 @@
 import sharp, { type Metadata } from "sharp";
 import { ApiError, unprocessable } from "~/api/errors.server";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS } from "~/contract/internal-media";
+import { withoutLocation } from "~/lib/exif-location";
 import { dominantLab, type Lab } from "./color.server";
 
 export type SniffedType = "jpeg" | "png" | "webp" | "video" | null;
@@ -41,8 +42,34 @@ export interface ProcessedImage {
   color: Lab;
 }
 
+export interface ProcessOptions {
+  /**
+   * Keep the EXIF block without its location (uploaded-image edits and replacements, DESIGN.md
+   * "Images"); by default every metadata block is dropped.
+   */
+  keepExifWithoutLocation?: boolean;
+  /** Longest side in pixels (never enlarged); unlimited by default. */
+  maxSide?: number;
+}
+
+/**
+ * The bytes with their EXIF block's GPS tags emptied in place (same length, so the block stays
+ * where the container expects it); null when the block cannot be found or read: then the caller
+ * drops EXIF altogether rather than keep a position.
+ */
+export async function locationFree(bytes: Uint8Array): Promise<Uint8Array | null> {
+  const exif = (await sharp(bytes, { limitInputPixels: false }).metadata()).exif;
+  if (!exif) return bytes;
+  const clean = withoutLocation(exif);
+  const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(exif);
+  if (!clean || at < 0) return null;
+  const out = new Uint8Array(bytes);
+  out.set(clean, at);
+  return out;
+}
+
 /** Checks and normalises an uploaded image; throws ApiErrors a caller can show as they are. */
-export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+export async function processImage(bytes: Uint8Array, opts: ProcessOptions = {}): Promise<ProcessedImage> {
   assertUploadSize(bytes.byteLength);
   const kind = sniffType(bytes);
   if (kind === "video") throw new ApiError(415, VIDEO_REFUSAL);
@@ -61,11 +88,12 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
   try {
     // rotate(): applies the EXIF orientation. sharp writes no metadata unless asked, so EXIF
     // (with any GPS position), ICC and XMP blocks are dropped.
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS })
-      .rotate()
-      .flatten({ background: "#ffffff" })
-      .jpeg({ quality: 86, mozjpeg: true })
-      .toBuffer({ resolveWithObject: true });
+    const source = opts.keepExifWithoutLocation ? await locationFree(bytes) : null;
+    let pipeline = sharp(source ?? bytes, { limitInputPixels: MAX_UPLOAD_PIXELS }).rotate();
+    if (opts.maxSide) pipeline = pipeline.resize({ width: opts.maxSide, height: opts.maxSide, fit: "inside", withoutEnlargement: true });
+    pipeline = pipeline.flatten({ background: "#ffffff" });
+    if (source) pipeline = pipeline.keepExif();
+    const { data, info } = await pipeline.jpeg({ quality: 86, mozjpeg: true }).toBuffer({ resolveWithObject: true });
     const small = await sharp(data).resize(64, 64, { fit: "inside" }).removeAlpha().raw().toBuffer();
     return { jpeg: data, width: info.width, height: info.height, color: dominantLab(small, 3) };
   } catch {
@@ -74,7 +102,7 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
 }
 
 /** A Blob (multipart upload) → checked, normalised JPEG. */
-export async function processUploadedBlob(file: Blob, maxBytes: number = MAX_UPLOAD_BYTES): Promise<ProcessedImage> {
+export async function processUploadedBlob(file: Blob, maxBytes: number = MAX_UPLOAD_BYTES, opts: ProcessOptions = {}): Promise<ProcessedImage> {
   assertUploadSize(file.size, maxBytes);
-  return processImage(new Uint8Array(await file.arrayBuffer()));
+  return processImage(new Uint8Array(await file.arrayBuffer()), opts);
 }

@@ -255,7 +255,7 @@ describe("POST /product-socials-content/generate", () => {
         expect(i.media_urls.every((u) => u.startsWith("/uploads/images/"))).toBe(true);
       }
       expect(items[0].caption).toContain("€129");
-      const shots = fake.submits.filter((s) => s.op === "generate-flux-product-shot");
+      const shots = fake.submits.filter((s) => s.op === "generate-flux-product-shot").map((s) => ({ input: s.input as { image_size: string; image_url: string } }));
       expect(shots.map((s) => s.input.image_size)).toEqual(["square_hd", "portrait_16_9"]);
       expect(shots[0].input.image_url).toBe("https://cdn.example/9301.jpg");
       // TikTok and Pinterest lead with the vertical image, Instagram and Facebook with the square one.

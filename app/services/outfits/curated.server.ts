@@ -162,7 +162,7 @@ export async function setOutfitStatus(db: Db, id: string, status: OutfitStatus) 
   const row = await findCurated(db, id);
   if (row.status === status) throw conflictError(`The look is already ${status}`);
   if (!OUTFIT_STATUS_TRANSITIONS[row.status].includes(status)) {
-    throw conflictError(`A ${row.status} look cannot become ${status}${row.status === "archived" ? ": move it back to draft first" : ""}`);
+    throw conflictError(`${row.status === "archived" ? "An" : "A"} ${row.status} look cannot become ${status}${row.status === "archived" ? ": move it back to draft first" : ""}`);
   }
   if (status === "published" && row.product_ids.length < OUTFIT_MIN_PRODUCTS_TO_PUBLISH) {
     throw invalid(`A look needs at least ${OUTFIT_MIN_PRODUCTS_TO_PUBLISH} products to be published`);

@@ -75,9 +75,11 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "catalog.import" satisfies Permission)) items.push({ label: "Taobao import", url: "/app/import" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Stores", url: "/app/stores" }, { label: "Collections", url: "/app/collections" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Styles", url: "/app/styles" });
+    if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Socials content", url: "/app/socials" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Outfits", url: "/app/outfits" });
     if (hasPermission(user, "drops.manage" satisfies Permission)) items.push({ label: "Drops", url: "/app/drops" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Internal media", url: "/app/media" });
+    if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Uploaded images", url: "/app/uploads" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Proposed images", url: "/app/proposed-images" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Proposed edits", url: "/app/proposed-edits" });
     if (hasPermission(user, "ai.train" satisfies Permission)) items.push({ label: "AI image tools", url: "/app/ai-tools" }, { label: "AI models", url: "/app/clones" });
@@ -90,7 +92,7 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "ads.manage" satisfies Permission)) items.push({ label: "Ads", url: "/app/ads" });
   }
   if (user.role === "VENDOR") {
-    items.push({ label: "Home", url: "/app/vendor" }, { label: "Products", url: "/app/vendor/products" }, { label: "Stores", url: "/app/vendor/stores" }, { label: "Payouts", url: "/app/vendor/payouts" }, { label: "Ads", url: "/app/vendor/ads" });
+    items.push({ label: "Home", url: "/app/vendor" }, { label: "Products", url: "/app/vendor/products" }, { label: "Stores", url: "/app/vendor/stores" }, { label: "Payouts", url: "/app/vendor/payouts" }, { label: "Ads", url: "/app/vendor/ads" }, { label: "Socials", url: "/app/vendor/socials" });
   }
   return items;
 }

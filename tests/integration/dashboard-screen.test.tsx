@@ -103,7 +103,7 @@ describe("the /app layout", () => {
 
   it("gives a vendor only their vendor pages", async () => {
     const data = await loadLayout(nordUser.token);
-    expect(urls(data.nav)).toEqual(["/app/vendor", "/app/vendor/products", "/app/vendor/stores", "/app/vendor/payouts", "/app/vendor/ads"]);
+    expect(urls(data.nav)).toEqual(["/app/vendor", "/app/vendor/products", "/app/vendor/stores", "/app/vendor/payouts", "/app/vendor/ads", "/app/vendor/socials"]);
     expect(data.user).toEqual({ email: "nord@staff.test", name: "Nils", role: "VENDOR" });
   });
 

@@ -93,7 +93,7 @@ describe("embedded admin: authenticate.admin maps the staff member to an app use
     const r = await callLoader(appLayout, await embeddedRequest());
     const data = r.data as { user: { role: string }; nav: { url: string }[] };
     expect(data.user.role).toBe("VENDOR");
-    expect(data.nav.map((n) => n.url)).toEqual(["/app/vendor", "/app/vendor/products", "/app/vendor/stores", "/app/vendor/payouts", "/app/vendor/ads"]);
+    expect(data.nav.map((n) => n.url)).toEqual(["/app/vendor", "/app/vendor/products", "/app/vendor/stores", "/app/vendor/payouts", "/app/vendor/ads", "/app/vendor/socials"]);
   });
 
   it("a staff member with a pending invitation is refused until the invitee accepts it; then mapped by email", async () => {

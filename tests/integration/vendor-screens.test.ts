@@ -109,7 +109,7 @@ afterAll(() => app?.close());
 
 describe("navigation", () => {
   it("gives vendors their five pages and admins with vendors.manage the vendors list", () => {
-    expect(navigationFor({ role: "VENDOR", permissions: [] }).map((n) => n.url)).toEqual(["/app/vendor", "/app/vendor/products", "/app/vendor/stores", "/app/vendor/payouts", "/app/vendor/ads"]);
+    expect(navigationFor({ role: "VENDOR", permissions: [] }).map((n) => n.url)).toEqual(["/app/vendor", "/app/vendor/products", "/app/vendor/stores", "/app/vendor/payouts", "/app/vendor/ads", "/app/vendor/socials"]);
     expect(navigationFor({ role: "ADMIN", permissions: ["vendors.manage"] }).map((n) => n.url)).toContain("/app/vendors");
     expect(navigationFor({ role: "ADMIN", permissions: ["orders.manage"] }).map((n) => n.url)).not.toContain("/app/vendors");
   });

@@ -82,6 +82,10 @@ describe("the local language model and the knowledge base", () => {
     ["what is cashmere", "advice"],
     ["what should I wear to a summer wedding", "advice"],
     ["what's the difference between wool and merino", "advice"],
+    ["I want to return my jeans", "advice"],
+    ["I need to know how to wash silk", "advice"],
+    // Shopping with a care word is still shopping.
+    ["show me linen shirts that don't shrink", "find_products"],
     // Other intents keep their rules.
     ["Does this run small?", "size_help"],
     ["where is my order?", "order_status"],

@@ -57,6 +57,8 @@ const GOES_WITH =
 const SIMILAR =
   /\bsimilar\b|\b(?:more|something|anything|others?|items?|ones?|pieces?) like (?:this|that|it|these|those|the|a|an)\b|\blike (?:this|that) one\b|\balternatives?\b|\blook-?alikes?\b|\bother options\b|\bsame style\b/;
 const FIND = /\b(?:show|find|search|looking for|look for|do you have|have you got|got any|i need|i want|i'd like|id like|recommend|suggest|get me|buy)\b/;
+/** Words of the store's policies: a question with them is never a product search. */
+const POLICY_WORDS = /\b(?:returns?|refunds?|exchanges?|exchange it|shipping|ship to|deliver(?:y|ies)?|postage|policy|policies)\b/;
 /** Questions the knowledge base answers: care, materials, style guides and the store's policies. */
 const ADVICE =
   /\b(?:wash|washing|launder|dry[ -]?clean(?:ing)?|tumble[ -]?dry|dryer|iron|ironing|bleach|stains?|shrink|shrinks|shrunk|pilling|pills|moths?|care (?:for|label|labels|instructions)|look after|clean (?:it|this|them|these|my|a|an))\b|\b(?:returns?|refunds?|exchanges?|exchange it|shipping|ship to|deliver(?:y|ies)?|postage|cancel(?:l?ing)? (?:my |an |the )?order|pay(?:ment)? (?:with|by|methods?)|policy|policies)\b|\bwhat (?:is|are|does) [\w\s-]{0,30}(?:made of|mean|means)\b|\bwhat is (?:linen|wool|merino|cashmere|silk|denim|selvedge|cotton|viscose|lyocell|tencel|polyester|satin|suede)\b|\bdifference between\b|\bhow (?:do|should|can) (?:i|you) (?:style|layer|dress|build)\b|\bhow to (?:style|layer|dress|build)\b|\bwhat (?:should i|to) wear (?:to|for|at)\b|\bsmart casual\b|\bcapsule wardrobe\b|\bdress code\b|\bwhich colou?rs? (?:go|goes|work|match)\b/;
@@ -142,7 +144,9 @@ export function understandMessage(input: { message: string; product?: { id: stri
   if (SIZE.test(text)) return result("size_help", 0.85);
   if (GOES_WITH.test(text)) return result("complete_the_look", 0.85);
   if (SIMILAR.test(text)) return result("similar_products", 0.85);
-  if (ADVICE.test(text)) return result("advice", 0.8);
+  // "Show me linen shirts that don't shrink" is shopping; "I want to return my jeans" is not.
+  const shopping = FIND.test(text) && filtersFound && !/\bhow\b/.test(text) && !POLICY_WORDS.test(text);
+  if (ADVICE.test(text) && !shopping) return result("advice", 0.8);
   if (HELP.test(text) && !filtersFound) return result("help", 0.9);
   const rest = text.replace(GREETING, "").replace(/[\s,!.?]+/g, " ").trim();
   if (GREETING.test(text) && (rest === "" || (!filtersFound && !knownWords))) return result("greeting", 0.95);

@@ -11,7 +11,7 @@
  * wait or run, then what became of them once none is left (the poll asks for the batch's counts).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, ChoiceList, Filters, FormLayout, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -405,7 +405,9 @@ export default function ImportPage() {
 
 function ImportForm({ stores, onResult }: { stores: { id: string; name: string }[]; onResult: (r: ActionResult | ImportResult) => void }) {
   const fetcher = useFetcher<typeof action>({ key: "import-submit" });
-  const [ids, setIds] = useState("");
+  // `?ids=` prefills the form (a product request's "Start a Taobao import" opens the screen with its link).
+  const [prefill] = useSearchParams();
+  const [ids, setIds] = useState(() => prefill.get("ids") ?? "");
   // No default store: importing into the wrong store by accident is worse than one more choice.
   const [store, setStore] = useState("");
   const [storeError, setStoreError] = useState<string | null>(null);

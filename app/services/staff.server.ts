@@ -73,10 +73,12 @@ export function navigationFor(user: Pick<User, "role" | "permissions">): NavItem
     if (hasPermission(user, "orders.manage" satisfies Permission)) items.push({ label: "Analytics", url: "/app/orders/analytics" });
     if (hasPermission(user, "returns.manage" satisfies Permission)) items.push({ label: "Returns", url: "/app/returns" });
     if (hasPermission(user, "catalog.import" satisfies Permission)) items.push({ label: "Taobao import", url: "/app/import" });
+    if (hasPermission(user, "catalog.import" satisfies Permission)) items.push({ label: "Product requests", url: "/app/product-requests" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Stores", url: "/app/stores" }, { label: "Collections", url: "/app/collections" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Styles", url: "/app/styles" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Socials content", url: "/app/socials" });
     if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Outfits", url: "/app/outfits" });
+    if (hasPermission(user, "catalog.edit" satisfies Permission)) items.push({ label: "Materials", url: "/app/materials" });
     if (hasPermission(user, "drops.manage" satisfies Permission)) items.push({ label: "Drops", url: "/app/drops" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Internal media", url: "/app/media" });
     if (hasPermission(user, "media.manage" satisfies Permission)) items.push({ label: "Uploaded images", url: "/app/uploads" });

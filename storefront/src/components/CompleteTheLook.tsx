@@ -12,6 +12,8 @@ import { useSession } from "../lib/session";
 import { useNearViewport } from "../lib/use-near-viewport";
 import { ProductCard } from "./ProductCard";
 import { LoginPrompt } from "./LoginPrompt";
+import { OutfitGenerator } from "./ai/OutfitGenerator";
+import { OUTFIT_LOOK_MAX_PRODUCTS } from "../lib/outfit-generations";
 import "../account.css";
 import "../outfits.css";
 
@@ -88,6 +90,7 @@ function OutfitLook({ outfit, currentId }: { outfit: OutfitDetail; currentId: st
         <SaveOutfit outfit={outfit} />
       </header>
       <LookProducts products={outfit.products} currentId={currentId} />
+      <OutfitGenerator title={outfit.name} outfitId={outfit.id} />
     </article>
   );
 }
@@ -99,6 +102,7 @@ function ProposedLook({ proposal, currentId }: { proposal: OutfitProposal; curre
         <p className="outfit__text">Pieces that go with it</p>
       </header>
       <LookProducts products={proposal.products} currentId={currentId} />
+      <OutfitGenerator title="this look" productIds={proposal.products.slice(0, OUTFIT_LOOK_MAX_PRODUCTS).map((p) => p.id)} />
     </article>
   );
 }

@@ -18,6 +18,9 @@ import { USER_QUERY_PREFIX } from "./session";
 export type OutfitGeneration = EndpointOutput<typeof apiRoutes.outfitGenerationsGet>;
 export type OutfitGenerationStatus = NonNullable<EndpointOutput<typeof apiRoutes.clonesOutfitGenerationStatus>>;
 
+/** The contract's OUTFIT_GENERATION_MAX_PRODUCTS, written here so the contract's zod stays out of the shoppers' JavaScript (a unit test checks they agree). */
+export const OUTFIT_LOOK_MAX_PRODUCTS = 6;
+
 export const OUTFIT_GENERATIONS_KEY = [USER_QUERY_PREFIX, "outfit-generations"] as const;
 export const outfitGenerationStatusKey = (id: string) => [USER_QUERY_PREFIX, "outfit-generation-status", id] as const;
 

@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { QueryClient, QueryObserver, environmentManager } from "@tanstack/react-query";
 import { renderWithSession } from "../../helpers/storefront-render";
-import { nextCompletedFlag, outfitStatusQueryOptions, type OutfitGenerationStatus } from "../../../storefront/src/lib/outfit-generations";
+import { OUTFIT_LOOK_MAX_PRODUCTS, nextCompletedFlag, outfitStatusQueryOptions, type CompletedFlag, type OutfitGenerationStatus } from "../../../storefront/src/lib/outfit-generations";
+import { OUTFIT_GENERATION_MAX_PRODUCTS } from "../../../app/contract/outfit-generations";
 import { HOUSE_MODELS_KEY, READY_CLONES_KEY } from "../../../storefront/src/lib/clones";
 import { OutfitGenerator } from "../../../storefront/src/components/ai/OutfitGenerator";
 
@@ -87,8 +88,10 @@ describe("outfit generation status polling (fake timers)", () => {
 });
 
 describe("the completed flag", () => {
+  it("the storefront's product limit is the contract's", () => expect(OUTFIT_LOOK_MAX_PRODUCTS).toBe(OUTFIT_GENERATION_MAX_PRODUCTS));
+
   it("is set when done, kept while done, cleared when a retry puts it back in progress, and per generation", () => {
-    let flag = { id: "o1", done: false };
+    let flag: CompletedFlag = { id: "o1", done: false };
     flag = nextCompletedFlag(flag, "o1", status("PROCESSING_IMAGES", "PROCESSING"));
     expect(flag.done).toBe(false);
     flag = nextCompletedFlag(flag, "o1", status("READY", "COMPLETED", 100));

@@ -94,7 +94,7 @@ describe("the /app layout", () => {
   });
 
   it("narrows the admin navigation to the permissions held", async () => {
-    expect(urls((await loadLayout(mediaAdmin.token)).nav)).toEqual(["/app", "/app/media", "/app/proposed-images", "/app/proposed-edits"]);
+    expect(urls((await loadLayout(mediaAdmin.token)).nav)).toEqual(["/app", "/app/media", "/app/uploads", "/app/proposed-images", "/app/proposed-edits"]);
     const bare = await loadLayout(bareAdmin.token);
     expect(urls(bare.nav)).toEqual(["/app"]);
     // No name on record: the email stands in.

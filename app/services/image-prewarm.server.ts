@@ -8,8 +8,9 @@
  *
  * - Product images (Taobao import, catalogue sync, a variant image approved, any product write
  *   that adds an image through the commerce port): the storefront's card and product page widths
- *   (storefront/src/lib/image-sizes.ts) and the admin lists' 160 px thumbnail, in AVIF and WebP
- *   (the `<picture>` sources every current browser takes; the original-format fallback stays lazy).
+ *   (storefront/src/lib/image-sizes.ts) in AVIF and WebP (the `<picture>` sources every current
+ *   browser takes) and in the original's format (the `<img>` fallback), and the admin lists' 160 px
+ *   WebP thumbnail.
  * - Internal media (the admin's media library): its 160 and 320 px WebP thumbnails.
  *
  * Only our own stored images (`/uploads/images/…`) are warmed: Shopify's CDN sizes its own.
@@ -20,9 +21,8 @@ import type { JobQueue } from "~/jobs/queue.server";
 import type { Logger } from "~/lib/logger.server";
 import { DomainError } from "~/lib/domain-errors";
 import type { CommercePort } from "~/providers/commerce/port";
-import type { ImageFormat } from "~/client/images";
 import { CARD_IMAGE_WIDTHS, MAIN_IMAGE_WIDTHS } from "../../storefront/src/lib/image-sizes";
-import type { ImageVariants } from "./image-variants.server";
+import type { ImageVariants, WarmTarget } from "./image-variants.server";
 import { afterProductWrites } from "./commerce-write-hooks.server";
 
 export const IMAGE_PREWARM_QUEUE = "images.prewarm";
@@ -35,15 +35,17 @@ export const ADMIN_THUMBNAIL_WIDTH = 160;
 /** The media library's grid (app/routes/app.media.tsx) and the lists' thumbnails. */
 const MEDIA_THUMBNAIL_WIDTHS = [ADMIN_THUMBNAIL_WIDTH, 320] as const;
 
-type Target = { w: number; fm: ImageFormat };
-const each = (widths: readonly number[], formats: readonly ImageFormat[]): Target[] =>
+const each = (widths: readonly number[], formats: readonly WarmTarget["fm"][]): WarmTarget[] =>
   [...new Set(widths)].sort((a, b) => a - b).flatMap((w) => formats.map((fm) => ({ w, fm })));
 
 /** What each kind of image is warmed to. */
 export const PREWARM_PROFILES = {
-  product: each([...CARD_IMAGE_WIDTHS, ...MAIN_IMAGE_WIDTHS, ADMIN_THUMBNAIL_WIDTH], ["avif", "webp"]),
+  product: [
+    ...each([...CARD_IMAGE_WIDTHS, ...MAIN_IMAGE_WIDTHS], ["avif", "webp", "original"]),
+    ...each([ADMIN_THUMBNAIL_WIDTH], ["webp"]),
+  ],
   media: each(MEDIA_THUMBNAIL_WIDTHS, ["webp"]),
-} as const satisfies Record<string, readonly Target[]>;
+} as const satisfies Record<string, readonly WarmTarget[]>;
 export type PrewarmProfile = keyof typeof PREWARM_PROFILES;
 
 const PrewarmPayload = z.union([

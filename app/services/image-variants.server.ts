@@ -126,6 +126,9 @@ function limiter(limit: number) {
   };
 }
 
+/** A variant to make ahead: a width and a format, or the original's own format. */
+export type WarmTarget = { w: number; fm: ImageFormat | "original" };
+
 export function createImageVariants(deps: ImageVariantDeps) {
   const inFlight = new Map<string, Promise<ImageVariant>>();
   const runEncode = limiter(MAX_CONCURRENT_ENCODES);
@@ -151,8 +154,8 @@ export function createImageVariants(deps: ImageVariantDeps) {
      * would be the same picture encoded again. `not_found` when the image is gone;
      * `unsupported_media` when it cannot be read as an image.
      */
-    async warm(path: string, targets: readonly { w: number; fm: ImageFormat }[]): Promise<{ made: number; cached: number }> {
-      const { key } = imageKeyOfPath(path);
+    async warm(path: string, targets: readonly WarmTarget[]): Promise<{ made: number; cached: number }> {
+      const { key, originalFormat } = imageKeyOfPath(path);
       const original = await deps.storage.get(key);
       if (!original) throw notFoundError("No image here");
       let width: number;
@@ -166,7 +169,12 @@ export function createImageVariants(deps: ImageVariantDeps) {
       const hash = digest(original);
       let made = 0;
       let cached = 0;
-      for (const t of wanted) {
+      // "original": the variant a request without `fm` gets (the `<img>` fallback), the same cache entry.
+      const resolved = [...new Map(wanted.map((t) => {
+        const fm = t.fm === "original" ? originalFormat : t.fm;
+        return [`${t.w}.${fm}`, { w: t.w, fm }] as const;
+      })).values()];
+      for (const t of resolved) {
         const v = await make(key, original, cacheKeyOf(key, hash, t.w, t.fm), etagOf(hash, t.w, t.fm), t.w, t.fm);
         if (v.cached) cached++;
         else made++;

@@ -13,7 +13,7 @@ import { startWorker } from "../../app/jobs/worker.server";
 import { jobHandlers } from "../../app/jobs/handlers.server";
 import { laneOf } from "../../app/jobs/lanes.server";
 import { imageVariantCache } from "../../app/lib/image-route.server";
-import { createImageVariants } from "../../app/services/image-variants.server";
+import { createImageVariants, imageKeyOfPath } from "../../app/services/image-variants.server";
 import { IMAGE_PREWARM_QUEUE, PREWARM_PROFILES, enqueueProductImagePrewarm, runImagePrewarm } from "../../app/services/image-prewarm.server";
 import { ownStorageKey } from "../../app/lib/image-source.server";
 import { CARD_IMAGE_WIDTHS } from "../../storefront/src/lib/image-sizes";
@@ -50,8 +50,8 @@ function cachedVariants(url: string): string[] {
 }
 
 /** What the image route answers (the same cache): `cached` true when no encode was needed. */
-const routeAnswer = (url: string, w: number, fm: "avif" | "webp") =>
-  createImageVariants({ storage: app.ctx.storage, cache: imageVariantCache(app.ctx.config) }).get({ path: url.replace(/^\/uploads\/images\//, ""), query: { w: String(w), fm } });
+const routeAnswer = (url: string, w: number, fm?: "avif" | "webp") =>
+  createImageVariants({ storage: app.ctx.storage, cache: imageVariantCache(app.ctx.config) }).get({ path: url.replace(/^\/uploads\/images\//, ""), query: { w: String(w), ...(fm ? { fm } : {}) } });
 
 describe("images.prewarm", () => {
   it("runs in the media lane", () => {
@@ -73,7 +73,7 @@ describe("images.prewarm", () => {
     expect(job.result).toMatchObject({ images: 1, made: 2, cached: 0, skipped: 0 });
   });
 
-  it("a Taobao import: every product image in the card and page widths, AVIF and WebP, up to the width covering the original", async () => {
+  it("a Taobao import: every product image in the card and page widths, AVIF, WebP and its own format (the <img> fallback), up to the width covering the original", async () => {
     const stores = await seedStores(app);
     const r = await app.api("POST", "/shopify/admin/products", { token: admin.token, body: { store_id: stores.menswear.id, store_name: stores.menswear.name, taobao_product_id: DEMO_ITEM } });
     expect(r.status, JSON.stringify(r.body)).toBe(202);
@@ -85,12 +85,18 @@ describe("images.prewarm", () => {
     for (const img of images) {
       const width = (await sharp(fs.readFileSync(path.join(app.dataDir, img.url.replace(/^\//, "")))).metadata()).width!;
       const variants = cachedVariants(img.url);
-      const profileWidths = [...new Set(PREWARM_PROFILES.product.map((t) => t.w))];
+      const profileWidths = [...new Set(PREWARM_PROFILES.product.map((t) => t.w))].sort((a, b) => a - b);
       const cover = profileWidths.find((w) => w >= width);
-      const expected = profileWidths.filter((w) => w <= width || w === cover).flatMap((w) => [`${w}.avif`, `${w}.webp`]);
-      expect(variants.sort(), img.url).toEqual(expected.sort());
+      const { originalFormat } = imageKeyOfPath(img.url.replace(/^\/uploads\/images\//, ""));
+      const expected = new Set(PREWARM_PROFILES.product.filter((t) => t.w <= width || t.w === cover).map((t) => `${t.w}.${t.fm === "original" ? originalFormat : t.fm}`));
+      expect(variants.sort(), img.url).toEqual([...expected].sort());
+      // The `<img>` fallback (no fm: the original's format) is made ahead too, for the card and page widths.
+      expect(variants.filter((v) => v.endsWith(`.${originalFormat}`)).length, img.url).toBeGreaterThan(0);
       // The storefront card's first candidates and the admin thumbnail: no encode on the first request.
-      for (const w of CARD_IMAGE_WIDTHS.filter((x) => x <= width)) expect((await routeAnswer(img.url, w, "avif")).cached, `${img.url} ${w}`).toBe(true);
+      for (const w of CARD_IMAGE_WIDTHS.filter((x) => x <= width)) {
+        expect((await routeAnswer(img.url, w, "avif")).cached, `${img.url} ${w}`).toBe(true);
+        expect((await routeAnswer(img.url, w)).cached, `${img.url} ${w} original format`).toBe(true);
+      }
       expect((await routeAnswer(img.url, 160, "webp")).cached).toBe(true);
     }
     // One run per product however many images the import added one by one.

@@ -19,6 +19,22 @@ import { card, collection, store, style } from "./storefront-fixtures";
 const col = (id: string): FeedInsertion => ({ kind: "collection", collection: collection(id), products: [] });
 const sto = (id: string): FeedInsertion => ({ kind: "store", store: store(id), products: [] });
 const sty = (id: string): FeedInsertion => ({ kind: "style", style: style(id) });
+const outfitOf = (id: string) => ({
+  id,
+  name: `Look ${id}`,
+  description: null,
+  image_url: null,
+  source: "curated" as const,
+  status: "published" as const,
+  target_gender: "both" as const,
+  sort_order: 0,
+  product_ids: [card(6000).id],
+  published_at: null,
+  created_at: "2026-11-28T00:00:00.000Z",
+  updated_at: "2026-11-28T00:00:00.000Z",
+  products: [card(6000)],
+});
+const look = (id: string): FeedInsertion => ({ kind: "outfit", outfit: outfitOf(id), products: [card(6000)] });
 
 describe("home feed sizes (SPEC §9)", () => {
   it("asks 6 items on the first page and 3 later", () => {
@@ -37,22 +53,29 @@ describe("home feed sizes (SPEC §9)", () => {
 });
 
 describe("insertion rotation", () => {
-  it("pages each kind on its own: collection, store, style, collection…", () => {
-    // slots 0..3: collection, store, style, collection
+  it("pages each kind on its own: collection, store, style, outfit, collection…", () => {
+    // slots 0..3: collection, store, style, outfit
     expect(insertionRequests(0)).toEqual([
+      { kind: "collection", skip: 0, take: 1 },
+      { kind: "store", skip: 0, take: 1 },
+      { kind: "style", skip: 0, take: 1 },
+      { kind: "outfit", skip: 0, take: 1 },
+    ]);
+    // slots 4..5: collection, store
+    expect(insertionRequests(1)).toEqual([
+      { kind: "collection", skip: 1, take: 1 },
+      { kind: "store", skip: 1, take: 1 },
+    ]);
+    // slots 6..7: style, outfit
+    expect(insertionRequests(2)).toEqual([
+      { kind: "style", skip: 1, take: 1 },
+      { kind: "outfit", skip: 1, take: 1 },
+    ]);
+    // The three-kind rotation still works as a parameter.
+    expect(insertionRequests(0, ["collection", "store", "style"])).toEqual([
       { kind: "collection", skip: 0, take: 2 },
       { kind: "store", skip: 0, take: 1 },
       { kind: "style", skip: 0, take: 1 },
-    ]);
-    // slots 4..5: store, style
-    expect(insertionRequests(1)).toEqual([
-      { kind: "store", skip: 1, take: 1 },
-      { kind: "style", skip: 1, take: 1 },
-    ]);
-    // slots 6..7: collection, store
-    expect(insertionRequests(2)).toEqual([
-      { kind: "collection", skip: 2, take: 1 },
-      { kind: "store", skip: 2, take: 1 },
     ]);
   });
 
@@ -61,10 +84,10 @@ describe("insertion rotation", () => {
       "collection",
       "store",
       "style",
-      "collection",
     ]);
     expect(orderInsertions(0, { collection: [col("c1")], style: [] }).map((i) => i.kind)).toEqual(["collection"]);
-    expect(orderInsertions(1, { store: [sto("s2")], style: [sty("y2")] }).map((i) => i.kind)).toEqual(["store", "style"]);
+    expect(orderInsertions(1, { store: [sto("s2")], style: [sty("y2")] }).map((i) => i.kind)).toEqual(["store"]);
+    expect(orderInsertions(2, { style: [sty("y2")], outfit: [look("o1")] }).map((i) => i.kind)).toEqual(["style", "outfit"]);
   });
 });
 
@@ -148,6 +171,10 @@ describe("fetchHomeFeedPage (fake client)", () => {
         calls.push({ name: "styles", input });
         return { styles: Array.from({ length: input.query.n }, (_, i) => style(`y${i}`)), seed: "s" };
       },
+      outfitsList: async (input: any) => {
+        calls.push({ name: "outfits", input });
+        return { outfits: [outfitOf(`o${input.query.skip}`)], total: 1, skip: input.query.skip, take: input.query.take };
+      },
     } as unknown as ApiClient;
     return { api, calls };
   }
@@ -159,10 +186,11 @@ describe("fetchHomeFeedPage (fake client)", () => {
     expect(random.input.query).toMatchObject({ seed: "session-1", limit: 6, target_gender: "menswear" });
     expect(random.input.query.cursor).toBeUndefined();
     expect(calls.find((c) => c.name === "for-you")!.input.query).toMatchObject({ page: 1, limit: 6, target_gender: "menswear" });
-    expect(calls.find((c) => c.name === "collections")!.input.query).toEqual({ skip: 0, take: 2, target_gender: "menswear" });
+    expect(calls.find((c) => c.name === "collections")!.input.query).toEqual({ skip: 0, take: 1, target_gender: "menswear" });
+    expect(calls.find((c) => c.name === "outfits")!.input.query).toEqual({ skip: 0, take: 1, target_gender: "menswear" });
     expect(page.random).toHaveLength(6);
     expect(page.related).toHaveLength(6);
-    expect(page.insertions.map((i) => i.kind)).toEqual(["collection", "store", "style", "collection"]);
+    expect(page.insertions.map((i) => i.kind)).toEqual(["collection", "store", "style", "outfit"]);
     expect(page.next).toEqual({ index: 1, randomCursor: "1", randomDone: false, relatedOffset: 6 });
   });
 

@@ -1,6 +1,6 @@
 /**
- * A collection, store or style shown between the home feed's products: a title, a line of text
- * and four of its products.
+ * A collection, store, style or look (outfit) shown between the home feed's products: a title, a
+ * line of text and four of its products.
  */
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
@@ -13,7 +13,21 @@ import { storePath } from "../lib/store-path";
 import { ProductCard, ProductGridSkeleton } from "./ProductCard";
 import { LOGO_WIDTHS, ResponsiveImage } from "./ResponsiveImage";
 
-const KIND_LABEL = { collection: "Collection", store: "Store", style: "Style" } as const;
+const KIND_LABEL = { collection: "Collection", store: "Store", style: "Style", outfit: "Complete the look" } as const;
+
+/** What the tile's header shows of each kind. */
+function headOf(ins: FeedInsertionData): { id: string; title: string; text: string | null; image: string | null } {
+  switch (ins.kind) {
+    case "collection":
+      return { id: ins.collection.id, title: ins.collection.title, text: ins.collection.description, image: ins.collection.image_url };
+    case "store":
+      return { id: ins.store.id, title: ins.store.name, text: ins.store.description, image: ins.store.logo_url };
+    case "style":
+      return { id: ins.style.id, title: ins.style.name, text: ins.style.description, image: ins.style.image_url };
+    case "outfit":
+      return { id: ins.outfit.id, title: ins.outfit.name, text: ins.outfit.description, image: ins.outfit.image_url };
+  }
+}
 
 function Products({ products, label }: { products: ProductCardData[]; label: string }) {
   return (
@@ -46,10 +60,8 @@ function StyleProducts({ id, name, gender }: { id: string; name: string; gender:
 
 export function FeedInsertion({ insertion, gender }: { insertion: FeedInsertionData; gender: Gender }) {
   const kind = insertion.kind;
-  const title = kind === "collection" ? insertion.collection.title : kind === "store" ? insertion.store.name : insertion.style.name;
-  const text = kind === "collection" ? insertion.collection.description : kind === "store" ? insertion.store.description : insertion.style.description;
-  const image = kind === "collection" ? insertion.collection.image_url : kind === "store" ? insertion.store.logo_url : insertion.style.image_url;
-  const headingId = `ins-${kind}-${kind === "collection" ? insertion.collection.id : kind === "store" ? insertion.store.id : insertion.style.id}`;
+  const { id, title, text, image } = headOf(insertion);
+  const headingId = `ins-${kind}-${id}`;
   return (
     <section className={`insertion insertion--${kind}`} aria-labelledby={headingId} data-testid="feed-insertion" data-kind={kind}>
       <header className="insertion__head">

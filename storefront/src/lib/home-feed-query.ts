@@ -79,6 +79,9 @@ async function insertions(api: ApiClient, params: HomeFeedParams, index: number)
         } else if (kind === "store") {
           const r = await api.storesInsertions({ query: { skip, take, target_gender } });
           byKind.store = r.stores.map((s) => ({ kind: "store", store: s, products: s.products.filter(keep).slice(0, HOME_INSERTION_PRODUCTS) }));
+        } else if (kind === "outfit") {
+          const r = await api.outfitsList({ query: { skip, take, target_gender } });
+          byKind.outfit = r.outfits.map((o) => ({ kind: "outfit", outfit: o, products: o.products.filter(keep).slice(0, HOME_INSERTION_PRODUCTS) }));
         } else {
           const r = await api.stylesRandom({ query: { n: skip + take, seed: params.seed, target_gender } });
           byKind.style = r.styles.slice(skip, skip + take).map((s) => ({ kind: "style", style: s }));

@@ -6,9 +6,11 @@
  * or what customers also viewed of the recently viewed products). The two are interleaved
  * (random, related, random, …), products already shown on an earlier page are dropped, and the
  * page's insertions (4 on the first page, 2 later) are spread evenly between its products.
- * Insertions rotate through collections, stores and styles, each kind paged on its own.
+ * Insertions rotate through collections, stores, styles and published looks (outfits), each kind
+ * paged on its own.
  */
 import type { Collection, ProductCard, Store, Style } from "~/contract";
+import type { OutfitDetail } from "~/contract/outfits";
 import {
   HOME_FEED_FIRST_PAGE,
   HOME_FEED_LATER_PAGE,
@@ -16,16 +18,17 @@ import {
   HOME_INSERTIONS_LATER_PAGE,
 } from "./constants";
 
-export type InsertionKind = "collection" | "store" | "style";
+export type InsertionKind = "collection" | "store" | "style" | "outfit";
 
 /** The order insertion kinds take turns in. */
-export const INSERTION_ROTATION: readonly InsertionKind[] = ["collection", "store", "style"];
+export const INSERTION_ROTATION: readonly InsertionKind[] = ["collection", "store", "style", "outfit"];
 
 export type FeedInsertion =
   | { kind: "collection"; collection: Collection; products: ProductCard[] }
   | { kind: "store"; store: Store; products: ProductCard[] }
   /** A style's products are loaded by its tile. */
-  | { kind: "style"; style: Style };
+  | { kind: "style"; style: Style }
+  | { kind: "outfit"; outfit: OutfitDetail; products: ProductCard[] };
 
 export type ProductSource = "random" | "related";
 
@@ -136,6 +139,8 @@ export function insertionKey(ins: FeedInsertion): string {
       return `store:${ins.store.id}`;
     case "style":
       return `style:${ins.style.id}`;
+    case "outfit":
+      return `outfit:${ins.outfit.id}`;
   }
 }
 

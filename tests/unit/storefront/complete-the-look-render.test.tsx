@@ -91,3 +91,15 @@ describe("Complete the look (server render)", () => {
     expect(html).toContain("Loading looks…");
   });
 });
+
+describe("a look in the home feed (server render)", () => {
+  it("shows as an insertion: its kind, name as the heading, description and products", async () => {
+    const { FeedInsertion } = await import("../../../storefront/src/components/FeedInsertion");
+    const html = renderWithSession("/", <FeedInsertion insertion={{ kind: "outfit", outfit: look, products: look.products }} gender="menswear" />);
+    expect(html).toContain('data-kind="outfit"');
+    expect(html).toContain('<p class="insertion__kind">Complete the look</p>');
+    expect(html).toContain('<h2 id="ins-outfit-o1" class="insertion__title">City Smart</h2>');
+    expect(html).toContain("Shirt, chinos and a coat");
+    expect(count(html, "product-card")).toBe(3);
+  });
+});

@@ -21,6 +21,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { AccountNav, SessionGate } from "../components/AccountNav";
 import { TextField } from "../components/Field";
 import { ListStates, LoadError } from "../components/ListStates";
+import { CollectionOutfits } from "../components/CollectionOutfits";
 import "../account.css";
 
 const PAGE = 20;
@@ -230,6 +231,7 @@ export function MyCollection() {
               </header>
               {renaming && <RenameForm key={c!.updated_at} collection={c!} onDone={() => setRenaming(false)} />}
               <CollectionProducts collection={c!} />
+              <CollectionOutfits collectionId={c!.id} />
               {confirming && (
                 <ConfirmDialog
                   title={`Delete “${c!.name}”?`}

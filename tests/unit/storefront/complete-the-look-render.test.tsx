@@ -103,3 +103,15 @@ describe("a look in the home feed (server render)", () => {
     expect(count(html, "product-card")).toBe(3);
   });
 });
+
+describe("looks saved in a collection (server render)", () => {
+  it("lists each saved look with its products and a Remove button; nothing when there is none", async () => {
+    const { CollectionOutfits, collectionOutfitsKey } = await import("../../../storefront/src/components/CollectionOutfits");
+    const html = renderWithSession("/my-collections/c1", <CollectionOutfits collectionId="c1" />, (qc) => qc.setQueryData(collectionOutfitsKey("c1"), { data: { items: [look] } }));
+    expect(html).toContain("Saved looks");
+    expect(html).toContain('aria-label="Remove look City Smart"');
+    expect(count(html, "product-card")).toBe(3);
+    const none = renderWithSession("/my-collections/c1", <CollectionOutfits collectionId="c1" />, (qc) => qc.setQueryData(collectionOutfitsKey("c1"), { data: { items: [] } }));
+    expect(none).not.toContain("Saved looks");
+  });
+});

@@ -32,6 +32,7 @@ const ForgotPassword = page(() => import("./pages/ForgotPassword"), "ForgotPassw
 const ResetPassword = page(() => import("./pages/ResetPassword"), "ResetPassword");
 const Checkout = page(() => import("./pages/Checkout"), "Checkout");
 const Cart = page(() => import("./pages/Cart"), "Cart");
+const RequestProduct = page(() => import("./pages/RequestProduct"), "RequestProduct");
 
 /**
  * Each page is its own chunk, loaded when its route is first shown (the server preloads the chunk
@@ -94,6 +95,7 @@ export function App() {
           <Route path="/saved-try-ons" element={<SavedTryOns />} />
           <Route path="/cart" element={<Cart />} />
           <Route path="/checkout" element={<Checkout />} />
+          <Route path="/request-a-product" element={<RequestProduct />} />
           <Route path="*" element={<NotFound />} />
           </Route>
         </Route>

@@ -1,4 +1,4 @@
-import { Outlet } from "react-router-dom";
+import { Link, Outlet } from "react-router-dom";
 import { Header } from "./Header";
 import { CartProvider } from "../lib/cart";
 import { CartDrawer } from "./CartDrawer";
@@ -16,6 +16,11 @@ export function Layout() {
         </main>
         <footer className="footer">
           <p>© {new Date().getFullYear()} Fashion Discovery</p>
+          <p>
+            <Link to="/request-a-product" data-testid="footer-request-product">
+              Request a product
+            </Link>
+          </p>
         </footer>
         <CartDrawer />
       </div>

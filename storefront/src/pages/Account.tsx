@@ -19,6 +19,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { TextField } from "../components/Field";
 import { Spinner } from "../components/FeedStatus";
 import { VerifyEmailNotice } from "../components/VerifyEmailNotice";
+import { MyProductRequests } from "../components/MyProductRequests";
 import "../account.css";
 
 export const STYLE_PREFERENCES_KEY = ["user", "style-preferences"] as const;
@@ -392,6 +393,7 @@ export function Account() {
             <VerifyEmailNotice user={user} what="Orders you place with it appear in your account" />
             <ProfileSection key={user.id} user={user} />
             <InterestsSection />
+            <MyProductRequests />
             {signedIn && <PasswordSection />}
             <SessionSection signedIn={signedIn} />
           </div>

@@ -39,6 +39,7 @@ import {
 } from "../lib/search-state";
 import { formatMoney } from "../lib/products";
 import { ProductCard, ProductGridSkeleton } from "../components/ProductCard";
+import { requestProductHref } from "../lib/product-requests";
 
 /** Searches people often start from, offered when nothing matches. */
 const SUGGESTIONS = ["Linen shirt", "Denim", "Knitwear", "Jackets", "Dresses", "Trainers"];
@@ -121,6 +122,26 @@ function FacetButton({ pressed, label, count, onClick, testId }: { pressed: bool
   );
 }
 
+/**
+ * Material: the admins' material category tree (GET /materials), indented by depth; a category
+ * selects its products and those of every category under it (the search's materials filter).
+ */
+function MaterialFacet({ isApplied, onToggle }: { isApplied(handle: string): boolean; onToggle(handle: string): void }) {
+  const api = useApi();
+  const tree = useQuery({ queryKey: ["materials", "tree"], queryFn: () => api.materialsList(), staleTime: 5 * 60_000 });
+  const categories = tree.data?.categories ?? [];
+  if (categories.length === 0) return null;
+  return (
+    <FacetGroup title="Material" testId="facet-material">
+      {categories.map((c) => (
+        <span key={c.id} style={c.depth ? { paddingInlineStart: `${c.depth}rem`, display: "block" } : { display: "block" }}>
+          <FacetButton pressed={isApplied(c.handle)} label={c.name} testId={`facet-material-${c.handle}`} onClick={() => onToggle(c.handle)} />
+        </span>
+      ))}
+    </FacetGroup>
+  );
+}
+
 function Facets({ answer, state, go, search, preference, removeChip }: FacetsProps) {
   const { facets, applied, parsed } = answer.filters;
   const currency = answer.results[0]?.priceRange.minVariantPrice.currencyCode ?? "USD";
@@ -196,6 +217,7 @@ function Facets({ answer, state, go, search, preference, removeChip }: FacetsPro
             </FacetGroup>
           ),
       )}
+      <MaterialFacet isApplied={(h) => isApplied("materials", h)} onToggle={(h) => toggleList("materials", h)} />
       <FacetGroup title="Availability" testId="facet-availability">
         <FacetButton
           pressed={!!applied.available}
@@ -441,6 +463,13 @@ export function SearchResults({ term }: { term: string }) {
                   </div>
                   <p className="state__text">
                     Or <Link to="/photo-search">search with a photo</Link>.
+                  </p>
+                  <p className="state__text">
+                    Can&apos;t find it?{" "}
+                    <Link to={requestProductHref(term)} data-testid="search-request-product">
+                      Ask us to find it
+                    </Link>
+                    .
                   </p>
                   <NotifyMe answer={showing} body={body} />
                 </div>

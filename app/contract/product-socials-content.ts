@@ -179,6 +179,8 @@ export const productSocialsContentEndpoints = {
       "Generate one draft per platform from the product: caption and hashtags from the language model, a square (1:1) and a vertical (9:16) image from the product's image through the image-AI port. When the images cannot be made the drafts are still written, with the product's image, and media_error says why",
     tags: ["Product socials content"],
     access: socialsAccess,
+    // Image work on request (two product shots): the per-user image budget of the vision calls.
+    rateLimit: "image",
     body: SocialsGenerateBody,
     response: z.object({ items: z.array(SocialsContentSchema), media_error: z.string().nullable() }),
     status: 201,

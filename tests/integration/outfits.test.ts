@@ -198,9 +198,14 @@ describe("complete the look and proposals", () => {
     expect(res.body.proposal.product_ids).not.toContain(gid(9105));
   });
 
-  it("refuses a call without a product id", async () => {
+  it("refuses a call without a product id; an unknown or hidden product has no look", async () => {
     const res = await app.api("GET", "/outfits/complete-the-look");
     expect(res.status).toBe(400);
+    for (const id of ["999999", "9105"]) {
+      const none = await app.api("GET", "/outfits/complete-the-look", { query: { product_id: id } });
+      expect(none.status).toBe(200);
+      expect(none.body).toEqual({ outfits: [], proposal: null });
+    }
   });
 
   it("admin sees proposals, accepts one (a look, published on request) and rejects another; both kept as training data", async () => {

@@ -62,6 +62,7 @@ export async function listPublishedOutfits(db: Db, q: { skip: number; take: numb
   };
   const rows = await db.outfit.findMany({ where, orderBy: ORDER, skip: q.skip, take: q.take });
   const total = await db.outfit.count({ where });
+  // `total` counts published looks; a page can hold fewer when some lost their shown products.
   return { outfits: (await withProducts(db, rows, { includeHidden: false })).filter(showable), total, skip: q.skip, take: q.take };
 }
 

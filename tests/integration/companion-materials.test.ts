@@ -72,6 +72,8 @@ describe("POST reanalyze-materials/{id}", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       found: true,
+      // No material category tree in this database: nothing to map onto (tests/integration/materials.test.ts).
+      materials: [],
       fibres: [
         { fibre: "linen", percent: 55 },
         { fibre: "cotton", percent: 45 },
@@ -92,7 +94,7 @@ describe("POST reanalyze-materials/{id}", () => {
   it("answers found: false and changes nothing without fibres; 404 for an unknown companion", async () => {
     const res = await app.api("POST", `${C}/reanalyze-materials/403`, { token: editor });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ found: false, fibres: [], material_sections: [] });
+    expect(res.body).toEqual({ found: false, fibres: [], material_sections: [], materials: [] });
     expect((await app.api("POST", `${C}/reanalyze-materials/424242`, { token: editor })).status).toBe(404);
   });
 });

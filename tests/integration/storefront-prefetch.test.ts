@@ -134,7 +134,8 @@ describe("who gets no prefetched answers", () => {
   });
 
   it("a speculative load (prefetch or prerender) gets no session or data: it may never be shown", async () => {
-    for (const headers of [{ "sec-purpose": "prefetch" }, { "sec-purpose": "prefetch;prerender" }, { purpose: "prefetch" }]) {
+    const speculative: Record<string, string>[] = [{ "sec-purpose": "prefetch" }, { "sec-purpose": "prefetch;prerender" }, { purpose: "prefetch" }];
+    for (const headers of speculative) {
       const { res, html, cookies } = await page("/", { ...NAVIGATION, ...headers });
       expect(res.status).toBe(200);
       expect(cookies).toEqual([]);

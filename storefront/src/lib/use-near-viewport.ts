@@ -19,11 +19,19 @@ export function useNearViewport({ root = null, rootMargin = "600px 0px", once = 
   const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
 
   useEffect(() => {
-    if (!node || typeof IntersectionObserver === "undefined" || (once && near)) return;
-    const io = new IntersectionObserver((entries) => setNear(entries.some((e) => e.isIntersecting)), { root, rootMargin });
+    if (!node || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        const intersecting = entries.some((e) => e.isIntersecting);
+        if (once && !intersecting) return;
+        setNear(intersecting);
+        if (once) io.disconnect();
+      },
+      { root, rootMargin },
+    );
     io.observe(node);
     return () => io.disconnect();
-  }, [node, root, rootMargin, once, near]);
+  }, [node, root, rootMargin, once]);
 
   const ref = useCallback((el: Element | null) => setNode(el), []);
   return [ref, near] as const;

@@ -19,7 +19,7 @@ import { VISION_ENTRIES_LIMIT, VISION_MAX_UPLOAD_BYTES } from "~/contract/vision
 import { roundScore } from "~/providers/vector-index/math";
 import { getProductCards } from "./catalog.server";
 import { dominantColours } from "./companion.server";
-import { resolveColour } from "./search/colours";
+import { resolveColour } from "~/lib/search-colours";
 import { withMatchedVariants } from "./search/search.server";
 import { getSearchVocabulary } from "./search/vocabulary.server";
 import { readImageUrl, toDomainImageError } from "~/lib/image-source.server";

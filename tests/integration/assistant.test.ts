@@ -5,7 +5,7 @@
  * conversation is 404 and stays unchanged), and the guest merge moving conversations.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { colourFamily } from "../../app/services/search/colours";
+import { colourFamily } from "../../app/lib/search-colours";
 import { typeFamily } from "../../app/services/similar-products.server";
 import type { TestApp } from "../helpers/app";
 import { createDemoTestApp } from "../helpers/demo-template";

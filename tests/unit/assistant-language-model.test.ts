@@ -4,8 +4,8 @@
  * the slot helpers (refinements, phrases) and the port's validation.
  */
 import { describe, expect, it } from "vitest";
-import type { ParseContext } from "../../app/services/search/parser";
-import { parseSearchQuery } from "../../app/services/search/parser";
+import type { ParseContext } from "../../app/lib/query-parser";
+import { parseSearchQuery } from "../../app/lib/query-parser";
 import { typeFamily } from "../../app/services/similar-products.server";
 import { COLOURS, GARMENTS, MATERIALS, STORES } from "../../prisma/demo/catalog-data";
 import { createLocalLanguageModel, formatPrice, productPhrase, templateCollectionCopy, templateReply, titleFromPrompt, understandMessage } from "../../app/providers/language-model/local.server";

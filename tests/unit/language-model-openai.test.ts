@@ -10,7 +10,7 @@ import { createOpenAiLanguageModel, catalogueSlots, extractJson } from "../../ap
 import { createLocalLanguageModel } from "../../app/providers/language-model/local.server";
 import { withLocalFallback } from "../../app/providers/language-model/index.server";
 import { LanguageModelError, emptySlots } from "../../app/providers/language-model/port";
-import type { ParseContext } from "../../app/services/search/parser";
+import type { ParseContext } from "../../app/lib/query-parser";
 import { typeFamily } from "../../app/services/similar-products.server";
 
 const ctx: ParseContext = {

@@ -4,8 +4,8 @@
  * and chips; the rest stays text.
  */
 import { describe, expect, it } from "vitest";
-import { parseSearchQuery, plainTerms, type ParseContext } from "../../app/services/search/parser";
-import { colourFamily, resolveColour } from "../../app/services/search/colours";
+import { parseSearchQuery, plainTerms, type ParseContext } from "../../app/lib/query-parser";
+import { colourFamily, resolveColour } from "../../app/lib/search-colours";
 import { typeFamily } from "../../app/services/similar-products.server";
 import { COLOURS, GARMENTS, MATERIALS, STORES } from "../../prisma/demo/catalog-data";
 

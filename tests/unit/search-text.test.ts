@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildSpellingIndex, closestWord, correctTerms, hasPrefix } from "../../app/services/search/spelling";
-import { editDistance, singular, tokenize, trigramSimilarity } from "../../app/services/search/text";
-import { canonicalFilters, mergeFilters, searchIdOf } from "../../app/services/search/filters";
+import { editDistance, singular, tokenize, trigramSimilarity } from "../../app/lib/search-text";
+import { canonicalFilters, mergeFilters, searchIdOf } from "../../app/lib/search-filters";
 import { buildTsQuery, lexeme } from "../../app/services/search/tsquery";
 import { decodeWordVectors, encodeWordVectors } from "../../app/services/search/word-vectors-format";
 import { createWordVectors, getWordVectors } from "../../app/services/search/word-vectors.server";

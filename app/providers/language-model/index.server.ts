@@ -14,7 +14,7 @@
  */
 import type { AppConfig } from "~/config.server";
 import type { Logger } from "~/lib/logger.server";
-import type { ParseContext } from "~/services/search/parser";
+import type { ParseContext } from "~/lib/query-parser";
 import { createLocalLanguageModel } from "./local.server";
 import { createOpenAiLanguageModel, DEFAULT_OPENAI_BASE_URL, DEFAULT_OPENAI_MODEL } from "./openai.server";
 import { LanguageModelError, type LanguageModelPort } from "./port";

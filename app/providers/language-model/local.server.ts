@@ -3,7 +3,7 @@
  *
  * - Understanding: rules find the intent (order status, size help, what goes with, similar,
  *   help, greeting; else finding products), then the search query parser of the discovery engine
- *   (app/services/search/parser.ts, with the catalogue's vocabulary: colour names, product types,
+ *   (app/lib/query-parser.ts, with the catalogue's vocabulary: colour names, product types,
  *   stores, sizes, words) takes the slots out of what is left: colours, materials, garment types,
  *   sizes, price bounds, gender, stores, and the words left. One parser for search and assistant.
  * - Replies and collection copy: templates filled with what the app retrieved. Same input, same text.
@@ -14,9 +14,9 @@
 import { glossaryTranslation } from "~/providers/taobao/translate";
 import { templateAdCopy } from "./ad-copy";
 import { templateSocialsCopy } from "./socials-copy";
-import type { ParseContext } from "~/services/search/parser";
-import { parseSearchQuery } from "~/services/search/parser";
-import { normalizeText } from "~/services/search/text";
+import type { ParseContext } from "~/lib/query-parser";
+import { parseSearchQuery } from "~/lib/query-parser";
+import { normalizeText } from "~/lib/search-text";
 import {
   emptySlots,
   describeSlots,

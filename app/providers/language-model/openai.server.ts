@@ -23,7 +23,7 @@
  */
 import { z } from "zod";
 import type { Logger } from "~/lib/logger.server";
-import type { ParseContext } from "~/services/search/parser";
+import type { ParseContext } from "~/lib/query-parser";
 import { TargetGender } from "~/contract/common";
 import { hasCjk } from "~/providers/taobao/translate";
 import { clipWords } from "./ad-copy";

@@ -19,7 +19,7 @@ import type { TargetGender } from "~/contract/common";
 import type { ProductCard } from "~/contract/products";
 import { unprocessableError } from "~/lib/domain-errors";
 import { getProductCards } from "../catalog.server";
-import { parseSearchQuery } from "../search/parser";
+import { parseSearchQuery } from "~/lib/query-parser";
 import { rankForPrompt } from "../search/rank-for-prompt.server";
 import { anyOf } from "../search/tsquery";
 import { getSearchVocabulary } from "../search/vocabulary.server";

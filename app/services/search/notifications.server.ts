@@ -21,7 +21,7 @@ import { invalid as badRequest, notFoundError as notFound, unprocessableError as
 import { gidTail } from "~/lib/gid";
 import { queueEmail, type OutgoingEmail } from "../email.server";
 import { rankedPage } from "./engine.server";
-import { canonicalFilters, searchIdOf, type SearchFilters } from "./filters";
+import { canonicalFilters, searchIdOf, type SearchFilters } from "~/lib/search-filters";
 import { planQueries, planSearch, type SearchPlan } from "./search.server";
 import { getSearchVocabulary } from "./vocabulary.server";
 import { getWordVectors } from "./word-vectors.server";

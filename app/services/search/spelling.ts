@@ -4,7 +4,7 @@
  * a small edit distance (adjacent transpositions count one: "shrit" → "shirt"). The last word
  * of a query is left alone when it begins a catalogue word (prefix search: "jack" → jackets).
  */
-import { editDistance, singular } from "./text";
+import { editDistance, singular } from "~/lib/search-text";
 
 export interface SpellingIndex {
   /** Catalogue word → how many products use it. */

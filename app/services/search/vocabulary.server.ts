@@ -9,12 +9,12 @@
  * background, so no request waits for them except the very first.
  */
 import type { Db } from "~/db.server";
-import { colourFamily } from "./colours";
+import { colourFamily } from "~/lib/search-colours";
 import { DEFAULT_OPTION_NAMES, VISIBLE_SQL, type OptionNames } from "./engine.server";
-import type { ParseContext } from "./parser";
+import type { ParseContext } from "~/lib/query-parser";
 import { typeFamily } from "../similar-products.server";
 import { buildSpellingIndex, type SpellingIndex } from "./spelling";
-import { normalizeText } from "./text";
+import { normalizeText } from "~/lib/search-text";
 import { getWordVectors, type WordVectors } from "./word-vectors.server";
 
 /** The catalogue's words, colours, sizes and types: fresh for 5 minutes (reading them scans the catalogue). */

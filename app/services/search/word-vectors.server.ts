@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeWordVectors } from "./word-vectors-format";
-import { STOP_WORDS, normalizeText, singular } from "./text";
+import { STOP_WORDS, normalizeText, singular } from "~/lib/search-text";
 
 export const WORD_VECTORS_FILE = "app/data/word-vectors.bin";
 

@@ -13,15 +13,15 @@
  * - gender: "men", "men's", "mens", "for men", "menswear", "for him", "women", "ladies", "for her"…
  *   (both named: no restriction);
  * - materials: "linen", "organic cotton", "merino"… when the catalogue has the word;
- * - colours: the catalogue's colour names and the colour words of ./colours.ts when they select a
+ * - colours: the catalogue's colour names and the colour words of ./search-colours.ts when they select a
  *   catalogue colour ("navy" → Navy; "blue" → the blue family);
  * - garment types: a word whose product-type family (typeFamily of similar-products) has catalogue
  *   product types: "shirt" → Shirts, "jumper" → Knitwear, "polo shirt" → Polos.
  * Words consumed as colours, materials and garments stay as relevance hints (`boosts`).
  */
-import { canonicalColour, colourLabel, knownColourTerms, resolveColour } from "./colours";
-import type { FilterKey, SearchFilters } from "./filters";
-import { GLUE_WORDS, STOP_WORDS, normalizeText, singular, tokenize, type Token } from "./text";
+import { canonicalColour, colourLabel, knownColourTerms, resolveColour } from "./search-colours";
+import type { FilterKey, SearchFilters } from "./search-filters";
+import { GLUE_WORDS, STOP_WORDS, normalizeText, singular, tokenize, type Token } from "./search-text";
 
 export interface ParseContext {
   /** The catalogue's colour names (Color option values). Without them, known colour words are accepted as they are. */

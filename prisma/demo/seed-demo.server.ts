@@ -8,6 +8,7 @@
  * users and their tokens, or the migrations table.
  */
 import { seedHouseModels } from "./house-models";
+import { ensureDemoMaterials, seedDemoMaterials } from "./materials";
 import type { PrismaClient } from "@prisma/client";
 import { hashPassword } from "../../app/services/passwords.server";
 import { PermissionNames } from "../../app/contract/permissions";
@@ -171,6 +172,8 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   await inBatches(rows.variants, 1500, (data) => db.productVariant.createMany({ data }));
   await inBatches(rows.images, 2000, (data) => db.productImage.createMany({ data }));
   await inBatches(rows.companions, 1000, (data) => db.productCompanion.createMany({ data }));
+  // The material tree and the products' materials (./materials.ts), for the search's material filter.
+  await seedDemoMaterials(db, rows.companions);
   await db.storeFeaturedProduct.createMany({ data: rows.featured });
   await db.collection.createMany({ data: rows.collections });
   await db.collectionProduct.createMany({ data: rows.collectionProducts });
@@ -239,6 +242,7 @@ export async function seedDemoDataIfEmpty(db: PrismaClient, opts: SeedOptions): 
     // A database seeded before the knowledge base existed (or whose entries were all deleted) gets the demo entries.
     await seedKnowledgeDemo(db);
     await ensureVendorStats(db, opts);
+    await ensureDemoMaterials(db);
     if (await ensureProductAdsDemo(db, { today: opts.today ?? BASE_DAY })) await seedDemoAdMetrics(db, { today: opts.today ?? BASE_DAY, timeZone: opts.timeZone ?? statsTimeZone(), log: opts.log });
     return { created: false, counts: await countDemoData(db) };
   }

@@ -93,7 +93,10 @@ export function useRetryOutfitGeneration() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.outfitGenerationsRetry({ params: { id } }),
-    onSuccess: (g) => qc.setQueryData(outfitGenerationStatusKey(g.id), toStatus(g)),
+    onSuccess: (g) => {
+      qc.setQueryData(outfitGenerationStatusKey(g.id), toStatus(g));
+      void qc.invalidateQueries({ queryKey: OUTFIT_GENERATIONS_KEY });
+    },
   });
 }
 
@@ -113,4 +116,13 @@ export function toStatus(g: OutfitGeneration): OutfitGenerationStatus {
     error: g.error,
     completed: g.completed,
   };
+}
+
+export function useDeleteOutfitGeneration() {
+  const api = useApi();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.outfitGenerationsDelete({ params: { id } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: OUTFIT_GENERATIONS_KEY }),
+  });
 }

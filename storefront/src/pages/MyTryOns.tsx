@@ -13,6 +13,7 @@ import { GuestNote, SessionGate } from "../components/AccountNav";
 import { AccountPage } from "../components/AccountPage";
 import { ListStates } from "../components/ListStates";
 import { TryOnCard } from "../components/ai/TryOnCard";
+import { MyOutfitGenerations } from "../components/ai/MyOutfitGenerations";
 import { LoadMore } from "../components/LoadMore";
 import "../account.css";
 import "../tryon.css";
@@ -72,6 +73,7 @@ export function MyTryOns() {
           </ul>
           <LoadMore list={list} testId="tryons-more" />
         </ListStates>
+        <MyOutfitGenerations enabled={!!user} />
       </SessionGate>
     </AccountPage>
   );

@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { QueryClient, QueryObserver, environmentManager } from "@tanstack/react-query";
-import { renderWithSession } from "../../helpers/storefront-render";
-import { OUTFIT_LOOK_MAX_PRODUCTS, nextCompletedFlag, outfitStatusQueryOptions, type CompletedFlag, type OutfitGenerationStatus } from "../../../storefront/src/lib/outfit-generations";
+import { renderStorefront, renderWithSession } from "../../helpers/storefront-render";
+import { OUTFIT_GENERATIONS_KEY, OUTFIT_LOOK_MAX_PRODUCTS, nextCompletedFlag, outfitStatusQueryOptions, type CompletedFlag, type OutfitGenerationStatus } from "../../../storefront/src/lib/outfit-generations";
 import { OUTFIT_GENERATION_MAX_PRODUCTS } from "../../../app/contract/outfit-generations";
 import { HOUSE_MODELS_KEY, READY_CLONES_KEY } from "../../../storefront/src/lib/clones";
 import { OutfitGenerator } from "../../../storefront/src/components/ai/OutfitGenerator";
@@ -118,5 +118,27 @@ describe("the generator panel (server render)", () => {
     });
     expect(html.split('data-testid="outfit-generator-clone"').length - 1).toBe(2);
     expect(html).toContain('data-testid="outfit-generate"');
+  });
+});
+
+describe("My try-ons: generated looks (server render)", () => {
+  const gen = (id: string, over: Record<string, unknown>) => ({
+    id, name: `Look ${id}`, user_id: "u1", clone_id: "k1", clone: { id: "k1", name: "Ada", profileImageUrl: null, isPublic: false }, source_outfit_id: null,
+    product_ids: [], products: [], image_url: null, processing_status: "READY", outfit_generation_status: "COMPLETED", processing_progress: 100,
+    error: null, completed: true, created_at: "2025-01-01T00:00:00.000Z", updated_at: "2025-01-01T00:00:00.000Z", ...over,
+  });
+
+  it("lists the shopper's looks: the picture of a ready one, the failure with Retry", () => {
+    const html = renderStorefront("/try-ons", (qc) =>
+      qc.setQueryData([...OUTFIT_GENERATIONS_KEY, 20], {
+        outfits: [gen("a", { image_url: "/uploads/images/ai/a.jpg" }), gen("b", { processing_status: "ERROR", outfit_generation_status: "ERROR", error: "Could not put on Jeans: timed out" })],
+        total: 2,
+      }),
+    );
+    expect(html).toContain('data-testid="outfit-generations"');
+    expect(html.split('data-testid="outfit-generation-card"').length - 1).toBe(2);
+    expect(html).toContain('src="/uploads/images/ai/a.jpg"');
+    expect(html).toContain("Could not put on Jeans: timed out");
+    expect(html).toContain(">Retry<");
   });
 });

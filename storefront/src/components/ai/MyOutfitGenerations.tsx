@@ -39,8 +39,9 @@ export function MyOutfitGenerations({ enabled }: { enabled: boolean }) {
 function GeneratedLook({ outfit }: { outfit: OutfitGeneration }) {
   const initial = toStatus(outfit);
   // Only a look still being made is polled; a finished one reads its list entry.
-  const live = useOutfitGenerationStatus(outfitDone(initial) ? null : outfit.id, initial);
-  const status = live.status ?? initial;
+  const polled = !outfitDone(initial);
+  const live = useOutfitGenerationStatus(polled ? outfit.id : null, polled ? initial : null);
+  const status = polled ? (live.status ?? initial) : initial;
   const retry = useRetryOutfitGeneration();
   const remove = useDeleteOutfitGeneration();
   const failed = outfitFailed(status);

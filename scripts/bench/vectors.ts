@@ -14,20 +14,26 @@ import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
 import { Random } from "../../prisma/demo/prng";
-import { renderImages, DEMO_IMAGE_DIR } from "../../prisma/demo/images.server";
+import { renderImages, DEMO_IMAGE_DIR, type ImageJob } from "../../prisma/demo/images.server";
 import { COLOURS } from "../../prisma/demo/catalog-data";
-import type { Row } from "./catalog";
+import type { BenchCatalog, Row } from "./catalog";
 import { insertRows } from "./insert";
 import { dist, type Dist } from "./report";
-import type { DiscoverySetup } from "./setup";
+
+/** What the vector loaders read of the bench's set-up (./setup.ts's DiscoverySetup has it; named here so the two do not import each other). */
+export interface VectorSource {
+  catalog: BenchCatalog;
+  dataDir: string;
+  demoImageJobs: ImageJob[];
+}
 
 const errMsg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-function productRows(setup: DiscoverySetup): Row[] {
+function productRows(setup: VectorSource): Row[] {
   return setup.catalog.tables.find(([t]) => t === "products")![1];
 }
 
-export async function insertAttributeVectors(client: pg.Client, setup: DiscoverySetup): Promise<{ count: number; ms: number } | { unavailable: string }> {
+export async function insertAttributeVectors(client: pg.Client, setup: VectorSource): Promise<{ count: number; ms: number } | { unavailable: string }> {
   const s = performance.now();
   let mod: typeof import("../../app/services/similar-products.server");
   let colour: typeof import("../../app/services/color.server");
@@ -50,7 +56,7 @@ export async function insertAttributeVectors(client: pg.Client, setup: Discovery
   return { count: rows.length, ms: performance.now() - s };
 }
 
-export async function insertTextVectors(client: pg.Client, setup: DiscoverySetup): Promise<{ count: number; ms: number; model: string } | { unavailable: string }> {
+export async function insertTextVectors(client: pg.Client, setup: VectorSource): Promise<{ count: number; ms: number; model: string } | { unavailable: string }> {
   const s = performance.now();
   let embedder: import("../../app/services/search/text-embedding.server").TextEmbedder;
   try {
@@ -90,7 +96,7 @@ function gaussian(rng: Random): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
 }
 
-export async function insertImageVectors(client: pg.Client, setup: DiscoverySetup, log: (s: string) => void): Promise<ImageVectorFigures | { unavailable: string }> {
+export async function insertImageVectors(client: pg.Client, setup: VectorSource, log: (s: string) => void): Promise<ImageVectorFigures | { unavailable: string }> {
   let port: import("../../app/providers/image-embedding/port").ImageEmbeddingPort;
   try {
     port = (await import("../../app/providers/image-embedding/index.server")).createImageEmbedding();

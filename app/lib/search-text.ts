@@ -8,7 +8,7 @@ export function normalizeText(s: string): string {
   return s
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[‘’ʼ`´]/g, "'")
+    .replace(/[‘’ʼ\x60´]/g, "'") // \x60 = backtick, escaped so import scanners do not read a template string opening here
     .toLowerCase();
 }
 

@@ -112,7 +112,7 @@ function GeneratorBody({ title, outfitId, productIds }: { title: string; outfitI
                 )
               }
             >
-              {start.isPending ? "Starting…" : status ? "Generate again" : "Generate"}
+              {start.isPending ? "Starting…" : status && completed ? "Generate again" : "Generate"}
             </button>
           </div>
         )}

@@ -83,6 +83,8 @@ export const outfitGenerationsEndpoints = {
     summary: "Generate a look (curated outfit_id, or 1–6 product_ids) on a clone; rendered in the background (202)",
     tags: ["Outfit generation"],
     access: access.user,
+    // Up to six model calls each: counted against the caller's image-work budget.
+    rateLimit: "image",
     body: OutfitGenerationStartSchema,
     response: OutfitGenerationSchema,
     status: 202,
@@ -120,6 +122,7 @@ export const outfitGenerationsEndpoints = {
     summary: "Starts a failed generation again from its first garment (409 unless it failed)",
     tags: ["Outfit generation"],
     access: access.user,
+    rateLimit: "image",
     params: IdParams,
     response: OutfitGenerationSchema,
     status: 202,

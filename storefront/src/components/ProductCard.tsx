@@ -91,7 +91,9 @@ export function ProductCardSkeleton() {
 /** A loading grid of `count` card skeletons, announced as busy with `label`. */
 export function ProductGridSkeleton({ count, label, className = "grid", testId }: { count: number; label: string; className?: string; testId?: string }) {
   return (
-    <div className={className} aria-busy="true" aria-label={label} data-testid={testId}>
+    // role="status": a plain div may not carry aria-label (axe: aria-prohibited-attr); a status region names
+    // what is loading and is announced politely.
+    <div className={className} role="status" aria-busy="true" aria-label={label} data-testid={testId}>
       {Array.from({ length: count }, (_, i) => (
         <ProductCardSkeleton key={i} />
       ))}

@@ -85,7 +85,7 @@ describe("Saved (server render)", () => {
   it("card skeletons while the first page loads, in the account frame", () => {
     const s = page("savedPending", "saved-page");
     expectFrame(s, { testId: "saved-page", headingId: "saved-heading", title: "Saved", kind: "account" });
-    expect(s).toContain('</h1></div><div class="grid" aria-busy="true" aria-label="Loading saved products">');
+    expect(s).toContain('</h1></div><div class="grid" role="status" aria-busy="true" aria-label="Loading saved products">');
     expect(s.split("card--skeleton").length - 1).toBe(4);
   });
 
@@ -224,7 +224,7 @@ describe("a collection (server render)", () => {
     expect(s).toContain('data-testid="collection-delete"');
     expect(s).toContain('<p class="uc-head__text">Warm things</p>');
     expect(text(s)).toContain(
-      '<p class="page__count" data-testid="collection-count">1 product</p></header><div class="grid" aria-busy="true" aria-label="Loading products">'
+      '<p class="page__count" data-testid="collection-count">1 product</p></header><div class="grid" role="status" aria-busy="true" aria-label="Loading products">'
     );
     expect(s.split("card--skeleton").length - 1).toBe(4);
   });

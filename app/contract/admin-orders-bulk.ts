@@ -12,6 +12,7 @@
  * Cancelling is not offered in bulk: Shopify cancels whole orders (POST /orders/admin/{id}/cancel).
  */
 import { z } from "zod";
+import { RecordId as Id } from "./common";
 import { access, endpoint } from "./endpoint";
 import { OrderItemStatusSchema } from "./account-orders";
 
@@ -21,12 +22,6 @@ export const MAX_BULK_ORDERS = 50;
 export const BULK_ITEM_STATUSES = ["fulfilled", "shipped", "delivered", "returned"] as const;
 export type BulkItemStatus = (typeof BULK_ITEM_STATUSES)[number];
 
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
 
 export const BulkOrderIdsSchema = z
   .array(Id)

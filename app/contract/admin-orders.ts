@@ -26,7 +26,7 @@
  */
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
-import { IsoDate, Money } from "./common";
+import { IsoDate, Money, RecordId as Id, RecordIdParams as IdParams } from "./common";
 import {
   OrderItemStatusSchema,
   OrderStageSchema,
@@ -59,13 +59,6 @@ export const FULFILLMENT_STATUSES = ["FULFILLED", "IN_PROGRESS", "ON_HOLD", "OPE
 /** Why an admin cancels (Shopify's OrderCancelReason). */
 export const ADMIN_CANCEL_REASONS = ["CUSTOMER", "DECLINED", "FRAUD", "INVENTORY", "OTHER", "STAFF"] as const;
 
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
-const IdParams = z.object({ id: Id });
 const ItemIds = z.array(Id).min(1, "Choose at least one item").max(100, "at most 100 items");
 const Text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 const DateParam = z.coerce.date({ error: "must be a date (ISO 8601)" }).refine((d) => !Number.isNaN(d.getTime()) && d.getFullYear() >= 1970 && d.getFullYear() <= 9999, "must be a date (ISO 8601)");

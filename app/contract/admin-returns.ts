@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
-import { IsoDate, Money } from "./common";
+import { IsoDate, Money, RecordId as Id, RecordIdParams as IdParams } from "./common";
 import { OrderItemStatusSchema, ReturnEntrySchema, ReturnReasonSchema, ReturnRequestStatusSchema, ReturnStatusSchema, RETURN_REQUEST_STATUSES, RETURN_STATUSES } from "./account-orders";
 
 type ReturnStatusValue = (typeof RETURN_STATUSES)[number];
@@ -56,13 +56,6 @@ export const ADMIN_RETURNS_PAGE_SIZE = 25;
 
 const Cursor = z.string().trim().min(1).max(500).optional();
 const limit = z.coerce.number().int("must be a whole number").min(1, "must be between 1 and 100").max(100, "must be between 1 and 100").default(ADMIN_RETURNS_PAGE_SIZE);
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
-const IdParams = z.object({ id: Id });
 
 export const AdminReturnLineItemSchema = z.object({
   id: z.string(),

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
-import { IsoDate } from "./common";
+import { IsoDate, RecordId as Id } from "./common";
 
 export const MATERIAL_MAX_DEPTH = 4;
 export const MATERIAL_MAX_KEYWORDS = 40;
@@ -49,7 +49,6 @@ export const MaterialTreeSchema = z.object({ categories: z.array(MaterialCategor
 export const ProductMaterialSchema = z.object({ id: z.string(), name: z.string(), handle: z.string(), percent: z.number().nullable() });
 export type ProductMaterial = z.output<typeof ProductMaterialSchema>;
 
-const Id = z.string().trim().min(1, "An id is required").max(300);
 const Name = z.string().trim().min(1, "A name is required").max(80, "must be at most 80 characters");
 const Handle = z
   .string()

@@ -17,6 +17,7 @@
  * the language budget of the caller.
  */
 import { z } from "zod";
+import { RecordId as Id, RecordIdParams as IdParams } from "./common";
 import { endpoint, type Access } from "./endpoint";
 
 /** The ad's vendor (confined by the service) and admins with `ads.manage`. */
@@ -39,13 +40,6 @@ export const ProductAdCreativeMessages = {
   CLONE_NOT_FOUND: "Public clone not found",
 } as const;
 
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
-const IdParams = z.object({ id: Id });
 
 export const ProductAdCreativeSchema = z.object({
   id: z.string(),

@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import { access, endpoint } from "./endpoint";
-import { IsoDate } from "./common";
+import { IsoDate, RecordId as Id, RecordIdParams as IdParams } from "./common";
 import { checkDayRange, DateOnly } from "./date-range";
 import { ProductAdMetricsTotalsSchema, ProductAdStatusSchema, productAdsAccess, productAdsTeamAccess, vendorAdsByIdAccess } from "./product-ads";
 
@@ -28,13 +28,6 @@ export const AD_METRICS_MAX_DAYS = 366;
 export const AD_METRICS_DEFAULT_DAYS = 30;
 export const AD_SYNC_MAX_ADS = 500;
 
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
-const IdParams = z.object({ id: Id });
 
 export const AdMetricsRangeQuery = z
   .object({

@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { endpoint, type Access } from "./endpoint";
-import { IsoDate, Ok } from "./common";
+import { IsoDate, Ok, RecordId as Id, RecordIdParams as IdParams } from "./common";
 import { ImageSchema } from "./products";
 
 /** Vendors (their own data; the handler confines them) and admins with `ads.manage`. */
@@ -58,13 +58,6 @@ export const AdRequestMessages = {
   featureInUse: (n: number) => `This ad feature is used by ${n} ad request${n === 1 ? "" : "s"}: deactivate it instead`,
 } as const;
 
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
-const IdParams = z.object({ id: Id });
 const Cursor = z.string().trim().min(1).max(500).optional();
 
 const uniqueIds = (label: string, min: number, max: number) =>

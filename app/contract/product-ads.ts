@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import { access, endpoint, type Access } from "./endpoint";
-import { IsoDate, Ok } from "./common";
+import { IsoDate, Ok, RecordId as Id, RecordIdParams as IdParams } from "./common";
 import { ImageSchema } from "./products";
 import { toProductGid } from "../lib/gid";
 import { PRODUCT_AD_MOVES, PRODUCT_AD_STATUSES } from "../lib/product-ad-status";
@@ -57,13 +57,6 @@ export const ProductAdMessages = {
   NOTHING_TO_CHANGE: "Nothing to change",
 } as const;
 
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
-const IdParams = z.object({ id: Id });
 const Amount = z.string().describe("decimal amount with two decimals, in currencyCode");
 const ProductIdField = z
   .string()

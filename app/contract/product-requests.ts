@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { access, endpoint, MULTIPART_ROOM_BYTES } from "./endpoint";
-import { IsoDate } from "./common";
+import { IsoDate, RecordId as Id, RecordIdParams as IdParams } from "./common";
 
 export const PRODUCT_REQUEST_STATUSES = ["pending", "in_review", "sourced", "declined"] as const;
 export const ProductRequestStatusSchema = z.enum(PRODUCT_REQUEST_STATUSES);
@@ -134,8 +134,6 @@ export const ProductRequestSchema = OwnProductRequestSchema.extend({
 });
 export type ProductRequest = z.output<typeof ProductRequestSchema>;
 
-const Id = z.string().trim().min(1, "An id is required").max(300);
-const IdParams = z.object({ id: Id });
 const Notes = z.string().trim().max(5000, "Notes must be at most 5000 characters");
 const requestsAdmin = access.admin("catalog.import");
 

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import { endpoint, type Access } from "./endpoint";
-import { IsoDate, Ok } from "./common";
+import { IsoDate, Ok, RecordId as Id, RecordIdParams as IdParams } from "./common";
 import { Hashtag, SOCIAL_PLATFORMS, SocialPlatform } from "./social-platforms";
 
 export { SOCIAL_PLATFORMS, SocialPlatform };
@@ -48,13 +48,6 @@ export const SocialsMessages = {
   transition: (from: string, to: string) => `Socials content cannot go from ${from} to ${to}`,
 } as const;
 
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
-const IdParams = z.object({ id: Id });
 
 /** Our stored images (/uploads/…) or http(s) URLs. */
 const MediaUrl = z

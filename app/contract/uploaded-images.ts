@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import { access, endpoint, MULTIPART_ROOM_BYTES } from "./endpoint";
-import { IsoDate, Ok } from "./common";
+import { IsoDate, Ok, RecordId as Id, RecordIdParams as IdParams } from "./common";
 import { MAX_UPLOAD_BYTES } from "./internal-media";
 
 export const UPLOADED_IMAGES_PAGE_SIZE = 30;
@@ -53,8 +53,6 @@ export const UploadedImageSchema = z.object({
 });
 export type UploadedImage = z.output<typeof UploadedImageSchema>;
 
-const Id = z.string().trim().min(1, "An id is required").max(300);
-const IdParams = z.object({ id: Id });
 
 export const UploadedImagesQuery = z.object({
   purpose: z.string().trim().min(1).max(60).optional(),

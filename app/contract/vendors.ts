@@ -31,7 +31,7 @@
  */
 import { z } from "zod";
 import { access, endpoint, type Access } from "./endpoint";
-import { IsoDate } from "./common";
+import { IsoDate, RecordId as Id } from "./common";
 import { ImageSchema } from "./products";
 import { StoreSchema } from "./stores";
 import { Messages } from "./messages";
@@ -60,12 +60,6 @@ const Amount = z.string().describe("decimal amount with two decimals, in currenc
 const Cursor = z.string().trim().min(1).max(500).optional();
 const limitOf = (def: number) =>
   z.coerce.number().int("must be a whole number").min(1, "must be between 1 and 100").max(100, "must be between 1 and 100").default(def);
-const Id = z
-  .string()
-  .trim()
-  .min(1, "An id is required")
-  .max(300, "must be at most 300 characters")
-  .refine((v) => v !== "undefined" && v !== "null", "An id is required");
 const VendorIdParams = z.object({ id: Id });
 const ProductId = z
   .string()

@@ -6,7 +6,6 @@
  * Status moves run under the request's row lock, so two admins moving the same request make one
  * move each in turn (the second sees the first's state) and "sourced" is emailed once.
  */
-import crypto from "node:crypto";
 import { Prisma, type ProductRequest as Row, type User } from "@prisma/client";
 import type { AppContext } from "~/context.server";
 import type { Db } from "~/db.server";
@@ -22,7 +21,7 @@ import { escapeHtml } from "~/lib/storefront-html.server";
 import { gidTail } from "~/lib/gid";
 import { parseTaobaoReference } from "~/providers/taobao/port";
 import { queueEmail, type OutgoingEmail } from "./email.server";
-import { processUploadedBlob } from "./uploaded-images.server";
+import { storeUploadedImage } from "./uploaded-image-store.server";
 import { submitImport } from "./taobao-import/jobs.server";
 
 export const PRODUCT_REQUEST_IMAGE_PURPOSE = "product_request";
@@ -107,18 +106,8 @@ function requesterEmail(user: Pick<User, "auth_provider" | "email"> | null, give
 }
 
 async function storeImage(ctx: Pick<AppContext, "db" | "storage">, file: Blob, userId: string | null): Promise<{ url: string; key: string }> {
-  const image = await processUploadedBlob(file);
-  const key = `images/product-requests/${crypto.randomUUID()}.jpg`;
-  const stored = await ctx.storage.put(key, image.jpeg, "image/jpeg");
-  try {
-    await ctx.db.uploadedImage.create({
-      data: { url: stored.url, key, width: image.width, height: image.height, content_type: "image/jpeg", size_bytes: image.jpeg.byteLength, user_id: userId, purpose: PRODUCT_REQUEST_IMAGE_PURPOSE },
-    });
-  } catch (e) {
-    await ctx.storage.delete(key).catch(() => undefined);
-    throw e;
-  }
-  return { url: stored.url, key };
+  const image = await storeUploadedImage(ctx, { file, userId, purpose: PRODUCT_REQUEST_IMAGE_PURPOSE, folder: "product-requests" });
+  return { url: image.url, key: image.key };
 }
 
 export async function createProductRequest(

@@ -27,7 +27,7 @@ import { REVIEW_MAX_IMAGES, type AdminReviewListQuery, type RatingSummary } from
 import { toProductGid } from "~/lib/gid";
 import { reviewAuthorName } from "~/lib/review-author";
 import { PUBLIC_REVIEW_STATUSES, allowedActions, isPublicStatus, transition, type ModerationAction } from "~/lib/review-moderation";
-import { processUploadedBlob } from "./uploaded-images.server";
+import { storeUploadedImage } from "./uploaded-image-store.server";
 import { visibleProductWhere } from "~/lib/visibility";
 
 type Tx = Prisma.TransactionClient;
@@ -165,18 +165,9 @@ export async function recomputeSummariesFor(tx: Client, review: { product_id: st
 
 /** Checks, normalises and stores a review photo; records who uploaded it. */
 export async function storeReviewImage(ctx: Pick<AppContext, "db" | "storage">, file: Blob, userId: string | null) {
-  const image = await processUploadedBlob(file);
-  const key = `images/reviews/${crypto.randomUUID()}.jpg`;
-  const stored = await ctx.storage.put(key, image.jpeg, "image/jpeg");
-  try {
-    await ctx.db.uploadedImage.create({
-      data: { url: stored.url, key, width: image.width, height: image.height, content_type: "image/jpeg", size_bytes: image.jpeg.byteLength, user_id: userId, purpose: REVIEW_IMAGE_PURPOSE },
-    });
-  } catch (e) {
-    await ctx.storage.delete(key).catch(() => undefined);
-    throw e;
-  }
-  return { url: stored.url, width: image.width, height: image.height };
+  const image = await storeUploadedImage(ctx, { file, userId, purpose: REVIEW_IMAGE_PURPOSE, folder: "reviews" });
+  // A processed upload always has its size (the record's columns are nullable for older rows).
+  return { url: image.url, width: image.width ?? 0, height: image.height ?? 0 };
 }
 
 /**

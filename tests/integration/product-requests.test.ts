@@ -6,6 +6,7 @@
  * email when sourced. Roles: team (catalog.import), admin without it, shopper, guest, anonymous.
  */
 import sharp from "sharp";
+import { gpsTagCount } from "../../app/lib/exif-location";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRODUCT_REQUEST_STATUSES, PRODUCT_REQUEST_TRANSITIONS, type ProductRequestStatus } from "../../app/contract/product-requests";
 import { createTestApp, type TestApp } from "../helpers/app";
@@ -96,6 +97,25 @@ describe("the form", () => {
     expect(res.body.image_url).toMatch(/images\/product-requests\/[0-9a-f-]+\.jpg$/);
     const upload = await app.database.db.uploadedImage.findFirstOrThrow({ where: { url: res.body.image_url } });
     expect(upload).toMatchObject({ purpose: "product_request", user_id: shopper.id, content_type: "image/jpeg" });
+
+    // A camera photo: at most 1024 px on its longer side, its EXIF kept without the location (SPEC §5).
+    const camera = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#7a8fa6" } })
+      .jpeg()
+      .withExif({ IFD0: { Make: "FixtureCam" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "51/1 30/1 1234/100", GPSLongitudeRef: "W", GPSLongitude: "0/1 7/1 0/1" } })
+      .toBuffer();
+    const withPhoto = new FormData();
+    withPhoto.set("brand", "Our Legacy");
+    withPhoto.set("garment", "Camp collar shirt");
+    withPhoto.set("email", "camera@example.test");
+    withPhoto.set("image", new Blob([new Uint8Array(camera)], { type: "image/jpeg" }), "camera.jpg");
+    const sent = await send(null, withPhoto, nextIp());
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const row = await app.database.db.uploadedImage.findFirstOrThrow({ where: { url: sent.body.image_url } });
+    const storedBytes = await app.ctx.storage.get(row.key);
+    const meta = await sharp(storedBytes!).metadata();
+    expect([meta.width, meta.height]).toEqual([1024, 768]);
+    expect(Buffer.from(meta.exif!).includes("FixtureCam")).toBe(true);
+    expect(gpsTagCount(meta.exif!)).toBe(0);
 
     const bad = new FormData();
     bad.set("brand", "Our Legacy");

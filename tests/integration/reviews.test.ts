@@ -192,11 +192,11 @@ describe("writing a review", () => {
     expect(tooMany.body.error.message).toBe("images: at most 5 photos");
   });
 
-  it("uploads photos (checked, stored as .jpg under images/reviews/) and attaches only the caller's unused uploads", async () => {
+  it("uploads photos (checked, at most 1024 px, stored as .jpg under images/reviews/) and attaches only the caller's unused uploads", async () => {
     const up = await uploadPhoto(sam, await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#335577" } }).png().toBuffer());
     expect(up.status).toBe(201);
     expect(up.body.url).toMatch(/^\/uploads\/images\/reviews\/[0-9a-f-]{36}\.jpg$/);
-    expect([up.body.width, up.body.height]).toEqual([1600, 1200]);
+    expect([up.body.width, up.body.height]).toEqual([1024, 768]);
     const bytes = fs.readFileSync(storedFile(up.body.url));
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
 

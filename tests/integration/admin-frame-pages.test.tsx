@@ -72,7 +72,7 @@ describe("an unknown admin address", () => {
     const r = await page("/app/vendors/no-such/thing/at-all", vendorUser.token);
     expect(r.status).toBe(404);
     expect(text(r.html)).toContain("There is no admin page at /app/vendors/no-such/thing/at-all.");
-    expect(navLabels(r.html)).toEqual(["Home", "Products", "Stores", "Payouts", "Ads"]);
+    expect(navLabels(r.html)).toEqual(["Home", "Products", "Stores", "Payouts", "Ads", "Socials"]);
     expect(r.html).toMatch(/<a[^>]+href="\/app\/vendor"[^>]*>.*Go to the home page/s);
   });
 
@@ -108,7 +108,7 @@ describe("no access", () => {
     const r = await page("/app/reviews", vendorUser.token);
     expect(r.status).toBe(403);
     expect(text(r.html)).toContain("No access");
-    expect(navLabels(r.html)).toEqual(["Home", "Products", "Stores", "Payouts", "Ads"]);
+    expect(navLabels(r.html)).toEqual(["Home", "Products", "Stores", "Payouts", "Ads", "Socials"]);
   });
 
   it("the permitted admin gets the page itself", async () => {

@@ -24,6 +24,7 @@ import { BASE_DAY, addVendorReturns, buildVendorActivity, seedVendorPayouts } fr
 import { rebuildProductDailyStats, statsTimeZone } from "../../app/services/vendor-stats/daily-stats.server";
 import { ensureProductAdsDemo, seedProductAdsDemo } from "./product-ads";
 import { seedKnowledgeDemo } from "./knowledge";
+import { seedDemoOutfits } from "./outfits";
 import { seedDemoAdMetrics } from "./product-ad-metrics";
 
 export interface SeedReport {
@@ -201,6 +202,8 @@ export async function seedDemoData(db: PrismaClient, opts: SeedOptions): Promise
   // Recommendation aggregates (popularity, viewed/bought together) from the events just written,
   // by the same rules as the live updates (app/services/recommendations/aggregates.server.ts).
   const recommendations = await rebuildRecommendationAggregates(db, { now: new Date() });
+  // Published looks from the engine's best proposals (./outfits.ts): it reads the aggregates just built.
+  await seedDemoOutfits(db);
   // The vendor stats from the moved events (rows the services bumped while seeding are replaced),
   // then the payouts of the closed months, computed from them.
   const timeZone = opts.timeZone ?? statsTimeZone();
@@ -243,6 +246,8 @@ export async function seedDemoDataIfEmpty(db: PrismaClient, opts: SeedOptions): 
     await seedKnowledgeDemo(db);
     await ensureVendorStats(db, opts);
     await ensureDemoMaterials(db);
+    // A database seeded before curated looks existed gets the demo's (not once an admin has worked on looks).
+    await seedDemoOutfits(db);
     if (await ensureProductAdsDemo(db, { today: opts.today ?? BASE_DAY })) await seedDemoAdMetrics(db, { today: opts.today ?? BASE_DAY, timeZone: opts.timeZone ?? statsTimeZone(), log: opts.log });
     return { created: false, counts: await countDemoData(db) };
   }

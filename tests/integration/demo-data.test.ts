@@ -14,6 +14,7 @@ import { PermissionNames } from "~/contract/permissions";
 import { verifyPassword } from "~/services/passwords.server";
 import { seedDemoData, seedDemoDataIfEmpty, type SeedReport } from "../../prisma/demo/seed-demo.server";
 import { BASE_DATE } from "../../prisma/demo/generate";
+import { DEMO_LOOKS_PER_GENDER } from "../../prisma/demo/outfits";
 import { orderAnalytics } from "~/services/orders/analytics.server";
 import { createTestDatabase, type TestDatabase } from "../helpers/db";
 
@@ -152,6 +153,20 @@ describe("demo data", () => {
       expect(meta.format).toBe("jpeg");
       expect(Math.min(meta.width!, meta.height!)).toBeGreaterThanOrEqual(512);
     }
+  });
+
+  it("publishes the engine's best looks for each gender, recorded as accepted proposals", async () => {
+    const looks = await db.outfit.findMany({ where: { source: "proposed", status: "published" } });
+    for (const gender of ["womenswear", "menswear"]) {
+      const mine = looks.filter((l) => l.target_gender === gender);
+      expect(mine.length, gender).toBeGreaterThanOrEqual(2);
+      expect(mine.length, gender).toBeLessThanOrEqual(DEMO_LOOKS_PER_GENDER);
+    }
+    for (const look of looks) {
+      expect(look.product_ids.length).toBeGreaterThanOrEqual(2);
+      expect(await db.product.count({ where: { id: { in: look.product_ids }, status: "active" } })).toBe(look.product_ids.length);
+    }
+    expect(await db.outfitTrainingData.count({ where: { approved: true, outfit_id: { in: looks.map((l) => l.id) } } })).toBe(looks.length);
   });
 
   it("has orders in every status, matching purchase events and consistent reviews", async () => {

@@ -6,7 +6,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, InlineStack, Layout, Page, Pagination, Select, Tag, Text, TextField } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, Card, InlineStack, Layout, Page, Select, Tag, Text, TextField } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { knowledgeEndpoints, KNOWLEDGE_PAGE, type KnowledgeEntry } from "~/contract/knowledge";
 import { getAppContext } from "~/context.server";
@@ -16,7 +16,7 @@ import { formOf } from "~/lib/body-limit.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createKnowledge, deleteKnowledge, listKnowledge, updateKnowledge } from "~/services/knowledge/entries.server";
 import { rankKnowledge, type KnowledgeHit } from "~/services/knowledge/retrieval.server";
-import { ActionBanner, ConfirmModal, FormModal, ResponsiveCell, ResponsiveIndexTable, ResponsiveRow, SectionCard } from "~/components/admin";
+import { ActionBanner, ConfirmModal, FormModal, ListFooter, ResponsiveCell, ResponsiveIndexTable, ResponsiveRow, SectionCard } from "~/components/admin";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await requireAdmin(request, "knowledge.manage");
@@ -161,19 +161,13 @@ export default function KnowledgeBase() {
                   </ResponsiveRow>
                 ))}
               </ResponsiveIndexTable>
-              <Box padding="300">
-                <InlineStack align="space-between" blockAlign="center">
-                  <Text as="span" tone="subdued">
-                    {rangeLabel(page.skip, page.take, page.total, "No entries")}
-                  </Text>
-                  <Pagination
-                    hasPrevious={page.skip > 0}
-                    onPrevious={() => set({ skip: String(Math.max(0, page.skip - page.take)) })}
-                    hasNext={page.skip + page.items.length < page.total}
-                    onNext={() => set({ skip: String(page.skip + page.take) })}
-                  />
-                </InlineStack>
-              </Box>
+              <ListFooter
+                summary={rangeLabel(page.skip, page.take, page.total, "No entries")}
+                page={Math.floor(page.skip / page.take) + 1}
+                pageCount={Math.max(1, Math.ceil(page.total / page.take))}
+                onPage={(p) => set({ skip: String((p - 1) * page.take) })}
+                showPageLabel={false}
+              />
             </Card>
           </BlockStack>
         </Layout.Section>

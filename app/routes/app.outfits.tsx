@@ -5,17 +5,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, useFetcher, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Badge, Box, Button, Card, InlineStack, Layout, Page, Pagination, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, Box, Button, Card, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { TargetGender } from "~/contract/common";
 import { OutfitStatusSchema, outfitsEndpoints } from "~/contract/outfits";
 import { getAppContext } from "~/context.server";
-import { listParam, parseListParams, type ActionResult } from "~/lib/admin-list";
+import { listParam, parseListParams, rangeLabel, type ActionResult } from "~/lib/admin-list";
 import { answerRefusals, invalidInput } from "~/lib/admin-route.server";
 import { requireAdmin } from "~/lib/staff-auth.server";
 import { createOutfit, listAdminOutfits } from "~/services/outfits/curated.server";
 import { ResponsiveCell, ResponsiveIndexTable, ResponsiveRow } from "~/components/admin/ResponsiveIndexTable";
-import { FormModal, RowLink, TargetGenderSelect } from "~/components/admin";
+import { FormModal, ListFooter, RowLink, TargetGenderSelect } from "~/components/admin";
 import { OutfitStatusBadge } from "~/components/admin/OutfitStatusBadge";
 import { formOf } from "~/lib/body-limit.server";
 
@@ -139,19 +139,13 @@ export default function Outfits() {
                 </ResponsiveRow>
               ))}
             </ResponsiveIndexTable>
-            <Box padding="300">
-              <InlineStack align="space-between" blockAlign="center">
-                <Text as="span" tone="subdued">
-                  {page.total === 0 ? "No outfits" : `${page.skip + 1}–${page.skip + page.outfits.length} of ${page.total}`}
-                </Text>
-                <Pagination
-                  hasPrevious={page.skip > 0}
-                  onPrevious={() => set({ skip: String(Math.max(0, page.skip - PAGE)) })}
-                  hasNext={page.skip + page.outfits.length < page.total}
-                  onNext={() => set({ skip: String(page.skip + PAGE) })}
-                />
-              </InlineStack>
-            </Box>
+            <ListFooter
+              summary={rangeLabel(page.skip, PAGE, page.total, "No outfits")}
+              page={Math.floor(page.skip / PAGE) + 1}
+              pageCount={Math.max(1, Math.ceil(page.total / PAGE))}
+              onPage={(p) => set({ skip: String((p - 1) * PAGE) })}
+              showPageLabel={false}
+            />
           </Card>
         </Layout.Section>
       </Layout>
